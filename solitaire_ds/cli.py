@@ -1,0 +1,60 @@
+"""The ``solitaire-ds`` command line.
+
+Each command lives with the feature it serves: a module that offers
+``register(subparsers)`` adds its sub-command, and its handler returns the exit
+status. Misuse of the command line (an unknown game, a bad number, a malformed deck)
+prints one line, ``solitaire-ds: error: ...``, and exits with status 2; no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from importlib import import_module
+
+__all__ = ["COMMAND_MODULES", "UsageError", "main"]
+
+#: Modules that add sub-commands, in the order ``--help`` lists them.
+COMMAND_MODULES: tuple[str, ...] = (
+    "solitaire_ds.commands",
+)
+
+
+class UsageError(Exception):
+    """Bad input on the command line: reported in one line with exit status 2."""
+
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the parser with every command module's sub-commands."""
+    parser = argparse.ArgumentParser(
+        prog="solitaire-ds",
+        description="Stacks, queues and deques, taught through solitaire.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        import_module(name).register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return handler(args)
+    except UsageError as exc:
+        print(f"solitaire-ds: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("solitaire-ds: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

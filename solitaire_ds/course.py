@@ -1,0 +1,136 @@
+"""The course: its exercises in order, and where an implementation under test lives.
+
+An *implementation* ("impl") is where the code for the exercises is loaded from:
+
+* ``"solitaire_ds"`` -- the installed package itself (the reference code);
+* ``"solutions"`` or ``"exercises"`` -- the generated folders at the repository root;
+* any other string -- a path to a folder laid out like ``exercises/`` (a student's copy).
+
+A folder holds one file per exercise module, at the module's path inside the package:
+``structures/array_stack.py``, ``games/perpetual_motion.py`` and so on. Those files
+import everything else from ``solitaire_ds`` with absolute imports, so a folder only
+ever replaces the modules a student writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import importlib.util
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+
+__all__ = [
+    "EXERCISES",
+    "REPO_ROOT",
+    "Exercise",
+    "ImplError",
+    "exercise",
+    "load_module",
+    "resolve_impl",
+]
+
+#: The repository root when running from a checkout (where ``exercises/`` lives).
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One numbered exercise: the module a student completes and what it is worth."""
+
+    number: int
+    slug: str
+    title: str
+    module: str  # dotted path inside solitaire_ds, e.g. "structures.array_stack"
+    points: int
+
+    @property
+    def relpath(self) -> str:
+        """The file inside an implementation folder, e.g. ``structures/array_stack.py``."""
+        return self.module.replace(".", "/") + ".py"
+
+    @property
+    def test_file(self) -> str:
+        """The contract test file for this exercise, relative to the repository root."""
+        return f"tests/contracts/test_ex{self.number:02d}_{self.slug}.py"
+
+
+#: The course, in order.
+EXERCISES: tuple[Exercise, ...] = (
+    Exercise(1, "array_stack", "ArrayStack: a stack in a resizing array", "structures.array_stack", 10),
+    Exercise(2, "linked_stack", "LinkedStack: a stack of linked nodes", "structures.linked_stack", 10),
+    Exercise(3, "array_queue", "ArrayQueue: a circular buffer", "structures.array_queue", 10),
+    Exercise(4, "linked_queue", "LinkedQueue: head and tail nodes", "structures.linked_queue", 10),
+    Exercise(5, "array_deque", "ArrayDeque: a circular buffer with two ends", "structures.array_deque", 10),
+    Exercise(6, "linked_deque", "LinkedDeque: doubly linked, with a sentinel", "structures.linked_deque", 10),
+    Exercise(7, "deck", "Deck: parsing and the Fisher-Yates shuffle", "cards", 10),
+    Exercise(8, "perpetual_motion", "Perpetual Motion: deal, match, gather, cycle", "games.perpetual_motion", 10),
+    Exercise(9, "idiots_delight", "Idiot's Delight: the legal moves", "games.idiots_delight", 10),
+    Exercise(10, "aces_up", "Aces Up: discards and moves", "games.aces_up", 10),
+    Exercise(11, "klondike", "Klondike: the priority order of moves", "games.klondike", 10),
+    Exercise(12, "solver", "The solver: depth-first search on a Stack", "solver", 10),
+)
+
+
+def exercise(number: int) -> Exercise:
+    """Return exercise ``number``; raise KeyError naming the valid numbers.
+
+    >>> exercise(1).slug
+    'array_stack'
+    """
+    for ex in EXERCISES:
+        if ex.number == number:
+            return ex
+    raise KeyError(f"no exercise {number}; the exercises are 1 to {len(EXERCISES)}")
+
+
+class ImplError(Exception):
+    """An implementation folder or module that cannot be used (message says why)."""
+
+
+def resolve_impl(impl: str) -> str | Path:
+    """Return ``"solitaire_ds"`` or the folder an implementation name stands for.
+
+    >>> resolve_impl("solitaire_ds")
+    'solitaire_ds'
+    """
+    if impl == "solitaire_ds":
+        return impl
+    if impl in ("solutions", "exercises"):
+        folder = REPO_ROOT / impl
+    else:
+        folder = Path(impl).expanduser()
+    if not folder.is_dir():
+        raise ImplError(f"implementation folder not found: {impl!r}")
+    return folder.resolve()
+
+
+def load_module(impl: str, module: str) -> ModuleType:
+    """Import ``solitaire_ds.<module>`` as implemented by ``impl``.
+
+    For a folder, the file ``<folder>/<module path>.py`` is imported under a private
+    name, so it never replaces the package's own module.
+    """
+    where = resolve_impl(impl)
+    if isinstance(where, str):
+        return importlib.import_module(f"solitaire_ds.{module}")
+    path = where / (module.replace(".", "/") + ".py")
+    if not path.is_file():
+        raise ImplError(f"{path} not found")
+    digest = hashlib.sha1(str(path).encode()).hexdigest()[:10]
+    name = f"_impl_{digest}_{module.replace('.', '_')}"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None or spec.loader is None:
+        raise ImplError(f"cannot import {path}")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    try:
+        spec.loader.exec_module(mod)
+    except BaseException:
+        del sys.modules[name]
+        raise
+    return mod
