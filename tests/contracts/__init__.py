@@ -1,0 +1,1 @@
+"""The contract tests: what an exercise must do; the grader runs exactly these."""

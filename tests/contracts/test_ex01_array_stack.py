@@ -1,0 +1,21 @@
+"""Exercise 1: ArrayStack meets the Stack contract (run with ``--impl`` to grade a folder)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from solitaire_ds.course import load_module
+from tests.contracts.structure_contracts import StackContract
+
+
+@pytest.fixture(scope="module")
+def structure_class(impl: str) -> type[Any]:
+    """The ArrayStack of the implementation under test."""
+    cls: type[Any] = load_module(impl, "structures.array_stack").ArrayStack
+    return cls
+
+
+class TestArrayStack(StackContract):
+    """Every Stack test, run against ArrayStack."""

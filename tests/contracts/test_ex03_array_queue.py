@@ -1,0 +1,21 @@
+"""Exercise 3: ArrayQueue meets the Queue contract (run with ``--impl`` to grade a folder)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from solitaire_ds.course import load_module
+from tests.contracts.structure_contracts import QueueContract
+
+
+@pytest.fixture(scope="module")
+def structure_class(impl: str) -> type[Any]:
+    """The ArrayQueue of the implementation under test."""
+    cls: type[Any] = load_module(impl, "structures.array_queue").ArrayQueue
+    return cls
+
+
+class TestArrayQueue(QueueContract):
+    """Every Queue test, run against ArrayQueue."""

@@ -1,0 +1,21 @@
+"""Exercise 5: ArrayDeque meets the Deque contract (run with ``--impl`` to grade a folder)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from solitaire_ds.course import load_module
+from tests.contracts.structure_contracts import DequeContract
+
+
+@pytest.fixture(scope="module")
+def structure_class(impl: str) -> type[Any]:
+    """The ArrayDeque of the implementation under test."""
+    cls: type[Any] = load_module(impl, "structures.array_deque").ArrayDeque
+    return cls
+
+
+class TestArrayDeque(DequeContract):
+    """Every Deque test, run against ArrayDeque."""
