@@ -12,6 +12,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
+from typing import NoReturn
 
 __all__ = ["COMMAND_MODULES", "UsageError", "main"]
 
@@ -28,9 +29,16 @@ class UsageError(Exception):
 Handler = Callable[[argparse.Namespace], int]
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (and exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the parser with every command module's sub-commands."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="solitaire-ds",
         description="Stacks, queues and deques, taught through solitaire.",
     )

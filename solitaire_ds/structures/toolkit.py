@@ -20,7 +20,7 @@ from solitaire_ds.structures.array_queue import ArrayQueue
 from solitaire_ds.structures.array_stack import ArrayStack
 from solitaire_ds.structures.base import Deque, Queue, Stack
 
-__all__ = ["DEFAULT_TOOLKIT", "Toolkit"]
+__all__ = ["DEFAULT_TOOLKIT", "Toolkit", "load_toolkit"]
 
 
 @dataclass(frozen=True)
@@ -34,3 +34,24 @@ class Toolkit:
 
 
 DEFAULT_TOOLKIT = Toolkit()
+
+
+def load_toolkit(impl: str) -> Toolkit:
+    """Return the toolkit of an implementation: its ArrayStack, ArrayQueue and ArrayDeque.
+
+    ``impl`` is ``"solitaire_ds"``, ``"solutions"``, ``"exercises"`` or a folder laid out
+    like ``exercises/`` (see :mod:`solitaire_ds.course`).
+
+    >>> load_toolkit("solitaire_ds") == DEFAULT_TOOLKIT
+    True
+    """
+    if impl == "solitaire_ds":
+        return DEFAULT_TOOLKIT
+    from solitaire_ds.course import load_module
+
+    return Toolkit(
+        stack=load_module(impl, "structures.array_stack").ArrayStack,
+        queue=load_module(impl, "structures.array_queue").ArrayQueue,
+        deque=load_module(impl, "structures.array_deque").ArrayDeque,
+        source=impl,
+    )

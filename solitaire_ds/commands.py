@@ -1,0 +1,294 @@
+"""The game commands: ``play``, ``simulate`` and ``replay``.
+
+Rule options become flags by themselves: each field of a game's options class is a
+flag (``gather`` -> ``--gather READING``, ``deal_any_time`` -> ``--deal-any-time``), and a
+flag that belongs to another game is refused with a one-line message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from solitaire_ds.cards import Deck, DeckError
+from solitaire_ds.cli import UsageError
+from solitaire_ds.games import GAMES, UnknownGame, game_class
+from solitaire_ds.games.base import Game, GameOptions, OptionError
+from solitaire_ds.records import RecordError, play_record, render_text, replay
+from solitaire_ds.simulate import (
+    DealSource,
+    DeckFileError,
+    ProgressBar,
+    SimulationRun,
+    read_decks,
+    run_deals,
+    seeded_deals,
+)
+from solitaire_ds.structures.toolkit import Toolkit, load_toolkit
+
+__all__ = ["add_option_flags", "positive_int", "register", "seed_int"]
+
+
+# -- argument types (each error is one line naming the bad value) -----------------------
+
+def positive_int(text: str) -> int:
+    """Parse a count of at least 1 (``--games``, ``--workers``)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def seed_int(text: str) -> int:
+    """Parse a seed: a whole number from 0 up."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: a seed is a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: a seed is 0 or more")
+    return value
+
+
+def _available_games() -> list[type[Game]]:
+    classes = []
+    for name in GAMES:
+        try:
+            classes.append(game_class(name))
+        except UnknownGame:
+            continue
+    return classes
+
+
+def add_option_flags(parser: argparse.ArgumentParser) -> None:
+    """Add one flag per rule option of every available game."""
+    group = parser.add_argument_group("rule options (each applies to one game)")
+    seen: set[str] = set()
+    for cls in _available_games():
+        for field in dataclasses.fields(cls.options_type):
+            if field.name in seen:
+                continue
+            seen.add(field.name)
+            flag = "--" + field.name.replace("_", "-")
+            help_text = f"{cls.name}: {field.metadata.get('help', '')}".rstrip(": ")
+            if isinstance(field.default, bool):
+                group.add_argument(flag, dest=f"opt_{field.name}", action="store_true",
+                                   default=None, help=help_text)
+            else:
+                group.add_argument(flag, dest=f"opt_{field.name}", default=None,
+                                   metavar=field.name.upper(),
+                                   help=f"{help_text} (default: {field.default})")
+
+
+def _options(cls: type[Game], args: argparse.Namespace) -> GameOptions:
+    """Return the game's options from the flags; refuse flags of other games."""
+    names = {f.name for f in dataclasses.fields(cls.options_type)}
+    given = {k[4:]: v for k, v in vars(args).items() if k.startswith("opt_") and v is not None}
+    for name in given:
+        if name not in names:
+            raise UsageError(f"--{name.replace('_', '-')} does not apply to {cls.name}")
+    try:
+        options = cls.options_type(**given)
+        options.validate()
+    except OptionError as exc:
+        raise UsageError(str(exc)) from None
+    return options
+
+
+def _game(name: str) -> type[Game]:
+    try:
+        return game_class(name)
+    except UnknownGame as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _toolkit(impl: str) -> Toolkit:
+    try:
+        return load_toolkit(impl)
+    except Exception as exc:  # a student's folder can fail in any way: report, don't crash
+        raise UsageError(f"cannot load the structures from --impl {impl!r}: "
+                         f"{type(exc).__name__}: {exc}") from None
+
+
+def _choose(cls: type[Game], player: str | None) -> Any:
+    if not cls.has_decisions:
+        if player is not None:
+            raise UsageError(f"{cls.name} has no decisions, so it takes no --player")
+        return None
+    from solitaire_ds.players import UnknownPlayer, make_player
+
+    if player is None:
+        player = "interactive" if sys.stdin.isatty() and sys.stdout.isatty() else "greedy"
+    try:
+        return make_player(player, cls), player
+    except UnknownPlayer as exc:
+        raise UsageError(str(exc)) from None
+
+
+# -- play -----------------------------------------------------------------------------
+
+def _play(args: argparse.Namespace) -> int:
+    cls = _game(args.game)
+    options = _options(cls, args)
+    if args.deck is not None:
+        try:
+            deck = Deck.parse(args.deck)
+        except DeckError as exc:
+            raise UsageError(f"--deck: {exc}") from None
+        origin = "the deck given"
+    else:
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+        deck = Deck.shuffled(seed)
+        origin = f"seed {seed}"
+    toolkit = _toolkit(args.impl)
+    chosen = _choose(cls, args.player)
+    choose, player = chosen if chosen is not None else (None, None)
+    game = cls(deck, options, toolkit=toolkit)
+    record = play_record(game, choose, player)
+    print(f"Deal: {origin}" + (f"; structures from {toolkit.source}" if args.impl != "solitaire_ds"
+                               else ""))
+    print(render_text(record), end="")
+    if args.json is not None:
+        _write(args.json, record.dumps())
+        print(f"Record written to {args.json}")
+    return 0
+
+
+def _write(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
+
+
+# -- simulate -------------------------------------------------------------------------
+
+def _simulate(args: argparse.Namespace) -> int:
+    cls = _game(args.game)
+    options = _options(cls, args)
+    if args.decks is not None:
+        if args.seed is not None or args.games is not None:
+            raise UsageError("--decks plays the file's decks: give no --seed or --games with it")
+        try:
+            sources: list[DealSource] = read_decks(args.decks)
+        except DeckFileError as exc:
+            raise UsageError(str(exc)) from None
+    else:
+        sources = seeded_deals(args.seed if args.seed is not None else 0,
+                               args.games if args.games is not None else 1000)
+    player_name = args.player if args.player or not cls.has_decisions else "greedy"
+    chosen = _choose(cls, player_name)
+    player = chosen[1] if chosen is not None else None
+    if player == "interactive":
+        raise UsageError("simulate needs a player that decides by itself (greedy or solver)")
+    run = SimulationRun(cls.name, options.to_json(), player)
+    started = time.perf_counter()
+    results = run_deals(run, sources, args.workers, ProgressBar(f"{cls.name}"))
+    elapsed = time.perf_counter() - started
+    if args.jsonl is not None:
+        _write(args.jsonl, "".join(json.dumps(r) + "\n" for r in results))
+    print(summary(cls, options, player, sources, results, args))
+    print(f"time: {elapsed:.2f} s, {len(results) / elapsed:,.0f} deals per second "
+          f"({args.workers} worker{'s' if args.workers > 1 else ''})")
+    return 0
+
+
+def summary(
+    cls: type[Game],
+    options: GameOptions,
+    player: str | None,
+    sources: list[DealSource],
+    results: list[dict[str, Any]],
+    args: argparse.Namespace,
+) -> str:
+    """Return the simulation summary (everything but the timing line)."""
+    where = (f"decks from {args.decks}" if args.decks is not None
+             else f"seed {args.seed if args.seed is not None else 0}")
+    opts = ", ".join(f"{k} = {v}" for k, v in options.to_json().items()) or "none"
+    lines = [f"{cls.title}: {len(results)} deals ({where}); options: {opts}"
+             + (f"; player: {player}" if player else "")]
+    lines += ["  " + line for line in cls.summarize(results)]
+    return "\n".join(lines)
+
+
+# -- replay ---------------------------------------------------------------------------
+
+def _replay(args: argparse.Namespace) -> int:
+    path: Path = args.file
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {exc}") from None
+    try:
+        record = replay(_load_json(path, text))
+    except RecordError as exc:
+        print(f"{path}: rejected: {exc}", file=sys.stderr)
+        return 1
+    if not args.quiet:
+        print(render_text(record), end="")
+    print(f"{path}: verified: {len(record.events)} events replay exactly")
+    return 0
+
+
+def _load_json(path: Path, text: str) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, "
+                          f"column {exc.colno}") from None
+
+
+# -- registration ---------------------------------------------------------------------
+
+def register(subparsers: Any) -> None:
+    """Add ``play``, ``simulate`` and ``replay``."""
+    games = ", ".join(GAMES)
+    play = subparsers.add_parser(
+        "play", help="play one deal and show its whole record",
+        description=f"Play one deal of a game ({games}) and show its record as text.")
+    play.add_argument("game", help=f"one of: {games}")
+    source = play.add_mutually_exclusive_group()
+    source.add_argument("--seed", type=seed_int, help="shuffle with this seed (default: random)")
+    source.add_argument("--deck", help='the deck as 52 card codes, first dealt first: "AS 2H ..."')
+    play.add_argument("--player", help="who decides, in games with decisions "
+                      "(interactive on a terminal, else greedy; or solver)")
+    play.add_argument("--json", type=Path, metavar="FILE", help="also write the record as JSON")
+    play.add_argument("--impl", default="solitaire_ds", metavar="PATH",
+                      help="build the game from these structures: a folder laid out like "
+                      "exercises/ (default: the package's own)")
+    add_option_flags(play)
+    play.set_defaults(handler=_play)
+
+    sim = subparsers.add_parser(
+        "simulate", help="play many deals and summarize the results",
+        description="Play many deals (random from --seed, or from --decks FILE) and print a "
+        "summary with 95%% intervals. Same seed, same results, whatever --workers.")
+    sim.add_argument("game", help=f"one of: {games}")
+    sim.add_argument("--games", type=positive_int, help="how many deals (default 1000)")
+    sim.add_argument("--seed", type=seed_int, help="master seed of the deals (default 0)")
+    sim.add_argument("--decks", type=Path, metavar="FILE",
+                     help="play these decks instead: one deck per line")
+    sim.add_argument("--workers", type=positive_int, default=1,
+                     help="worker processes (default 1)")
+    sim.add_argument("--jsonl", type=Path, metavar="FILE",
+                     help="write one JSON object per deal, in deal order")
+    sim.add_argument("--player", help="who decides, in games with decisions (greedy or solver)")
+    add_option_flags(sim)
+    sim.set_defaults(handler=_simulate)
+
+    rep = subparsers.add_parser(
+        "replay", help="re-play a JSON record and verify every event",
+        description="Re-play a game record written by --json and check every event against "
+        "the rules. A tampered or corrupt record is rejected with the event number.")
+    rep.add_argument("file", type=Path, metavar="FILE.json")
+    rep.add_argument("--quiet", action="store_true", help="only say whether it verifies")
+    rep.set_defaults(handler=_replay)

@@ -1,0 +1,287 @@
+"""Perpetual Motion (Narcotic): a game with no decisions, four Stacks and a Queue.
+
+Vocabulary: four *piles*, each a Stack of cards whose top card is the only one in play,
+and the *stock*, a Queue of the cards still to deal (its front is dealt first).
+
+The rules, exactly as this module plays them:
+
+1. Deal four cards from the stock, one onto each pile left to right (empty piles too).
+2. If the four cards just dealt share a rank, discard them at once.
+3. Otherwise, while two top cards share a rank: take the leftmost pile whose top card has
+   the rank of a top card on some pile to its left, and move that card onto the leftmost
+   pile showing that rank. Newly exposed top cards take part.
+4. When the stock is empty the round ends: no cards left means the game is won;
+   otherwise the piles are gathered into the next stock and a new round starts.
+5. Gathering has four readings (option ``gather``), see :data:`GATHER_READINGS`.
+6. The game cycles (is lost) when a round starts with a stock in exactly the order that
+   started an earlier round.
+
+Invariant: the cards on the piles, in the stock and discarded always number the deck's
+size; the stock is dealt in fours, so its size is always a multiple of four.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from solitaire_ds.cards import Card, Deck
+from solitaire_ds.games.base import Event, Game, GameOptions, OptionError, pile_line
+from solitaire_ds.stats import distribution, format_rate, mean_interval
+from solitaire_ds.structures import DEFAULT_TOOLKIT, Queue, Stack, Toolkit
+
+__all__ = ["GATHER_READINGS", "PerpetualMotion", "PerpetualMotionOptions"]
+
+Pile = Stack[Card]
+Stock = Queue[Card]
+
+#: The four readings of "the piles are picked up, starting from the rightmost pile,
+#: and put over one another either face down or face up", with the order the next
+#: stock deals in.
+GATHER_READINGS: dict[str, str] = {
+    "right-face-down": "pile 4 bottom-to-top first, then pile 3, pile 2, pile 1 the same way",
+    "right-face-up": "pile 1 top-to-bottom first, then pile 2, 3, 4",
+    "left-face-down": "pile 1 bottom-to-top first, then pile 2, 3, 4",
+    "left-face-up": "pile 4 top-to-bottom first, then pile 3, 2, 1",
+}
+
+NUM_PILES = 4
+
+
+@dataclass(frozen=True)
+class PerpetualMotionOptions(GameOptions):
+    """The rule options: how the piles are gathered into the next stock.
+
+    >>> PerpetualMotionOptions(gather="sideways").validate()  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    solitaire_ds.games.base.OptionError: unknown gather reading 'sideways' (choose from right-face-down, ...)
+    """
+
+    gather: str = "right-face-down"
+
+    def validate(self) -> None:
+        if self.gather not in GATHER_READINGS:
+            raise OptionError(
+                f"unknown gather reading {self.gather!r} (choose from {', '.join(GATHER_READINGS)})"
+            )
+
+
+class PerpetualMotion(Game):
+    """One deal of Perpetual Motion, played to its end by :meth:`advance` or :meth:`run`.
+
+    >>> game = PerpetualMotion(Deck.shuffled(3))
+    >>> result = game.run()
+    >>> sorted(result)
+    ['cards_left', 'cycle_length', 'deals', 'rounds', 'won']
+    >>> result["won"] == (result["cards_left"] == 0)
+    True
+    """
+
+    name: ClassVar[str] = "perpetual-motion"
+    title: ClassVar[str] = "Perpetual Motion"
+    options_type: ClassVar[type[GameOptions]] = PerpetualMotionOptions
+    options: PerpetualMotionOptions
+
+    def __init__(
+        self,
+        deck: Deck,
+        options: GameOptions | None = None,
+        *,
+        toolkit: Toolkit = DEFAULT_TOOLKIT,
+        record: bool = True,
+    ) -> None:
+        super().__init__(deck, options, toolkit=toolkit, record=record)
+        self.options.validate()
+        self.piles: list[Pile] = [toolkit.stack() for _ in range(NUM_PILES)]
+        self.stock: Stock = toolkit.queue(deck)
+        self.round = 1
+        self.deals = 0
+        self.discarded = 0
+        self.won: bool | None = None  # None while the game goes on
+        self.cycle_length: int | None = None
+        self._first_round_of: dict[tuple[Card, ...], int] = {tuple(deck): 1}
+
+    # -- looking ------------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self.won is not None
+
+    def cards_left(self) -> int:
+        """Return how many cards are not yet discarded."""
+        return len(self.deck) - self.discarded
+
+    def result(self) -> dict[str, Any]:
+        return {
+            "won": bool(self.won),
+            "rounds": self.round,
+            "deals": self.deals,
+            "cards_left": self.cards_left(),
+            "cycle_length": self.cycle_length,
+        }
+
+    def board(self) -> str:
+        lines = [pile_line(f"pile {n}", pile) for n, pile in enumerate(self.piles, start=1)]
+        lines.append(f"stock: {len(self.stock)} cards")
+        return "\n".join(lines)
+
+    # -- acting -------------------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Take the next step: a deal and its matching, or the end of a round.
+
+        Runtime complexity: O(1) per card moved; a round end is O(n) for n cards.
+        """
+        if self.is_over():
+            super().advance()
+        if self.stock:
+            self._deal()
+        else:
+            self._end_round()
+
+    def _deal(self) -> None:
+        """Rules 1-3: deal four cards, discard four of a kind, then match top cards."""
+        # BEGIN SOLUTION: Deal one card onto each pile; discard four of a kind (rule 2), else self._match().
+        dealt = [self.stock.dequeue() for _ in range(NUM_PILES)]
+        for pile, card in zip(self.piles, dealt, strict=True):
+            pile.push(card)
+        self.deals += 1
+        if self.recording:
+            self.emit({"type": "deal", "deal": self.deals, "cards": [c.code for c in dealt]})
+        if len({card.rank for card in dealt}) == 1:
+            for pile in self.piles:
+                pile.pop()
+            self.discarded += NUM_PILES
+            self.emit({"type": "discard", "cards": [c.code for c in dealt]})
+        else:
+            self._match()
+        # END SOLUTION
+
+    def _match(self) -> None:
+        """Rule 3: move matching top cards leftwards until no two top cards share a rank.
+
+        Only the pile a card leaves shows a new top card, so only its entry in ``tops``
+        changes after a move (the pile it lands on shows the same rank as before).
+        """
+        # BEGIN SOLUTION: Move the top card of the leftmost pile matching a pile to its left, until none.
+        piles = self.piles
+        tops = [pile.peek().rank if len(pile) else None for pile in piles]
+        while True:
+            for source in range(1, NUM_PILES):
+                rank = tops[source]
+                if rank is not None and rank in tops[:source]:
+                    break
+            else:
+                return
+            target = tops.index(rank)
+            card = piles[source].pop()
+            piles[target].push(card)
+            tops[source] = piles[source].peek().rank if len(piles[source]) else None
+            if self.recording:
+                self.emit({"type": "move", "card": card.code, "from": source + 1,
+                           "to": target + 1})
+        # END SOLUTION
+
+    def _end_round(self) -> None:
+        """Rules 4-6: end the round; win, or gather the piles and look for a cycle."""
+        self.emit({"type": "round_end", "round": self.round, "cards_left": self.cards_left()})
+        if self.cards_left() == 0:
+            self.won = True
+        else:
+            self.stock = self._gather()
+            self._check_cycle()
+            if self.won is None:
+                self.round += 1
+                self.emit({"type": "gather", "round": self.round, "reading": self.options.gather,
+                           "stock": [c.code for c in self.stock]})
+        if self.won is not None:
+            self.emit({"type": "result", **self.result()})
+
+    def _gather(self) -> Stock:
+        """Rule 5: pick up the piles into a new stock, as the ``gather`` option reads it.
+
+        A face-down pack is dealt from what was its bottom: the piles are pushed onto one
+        Stack and dealt by popping it. A face-up pack is dealt from its top: the piles are
+        enqueued top card first. "right" picks pile 4 up first, "left" pile 1.
+        """
+        # BEGIN SOLUTION: Pop the piles, in the reading's order, into the stock (via a Stack if face down).
+        reading = self.options.gather
+        order = self.piles if reading in ("right-face-down", "right-face-up") else self.piles[::-1]
+        stock = self.stock  # empty at the end of a round: reuse it (no regrowing)
+        if reading.endswith("face-down"):
+            pack: Pile = self.toolkit.stack()
+            for pile in order:
+                for _ in range(len(pile)):
+                    pack.push(pile.pop())
+            for _ in range(len(pack)):
+                stock.enqueue(pack.pop())
+        else:
+            for pile in order:
+                for _ in range(len(pile)):
+                    stock.enqueue(pile.pop())
+        return stock
+        # END SOLUTION
+
+    def _check_cycle(self) -> None:
+        """Rule 6: lose when the new stock's order started an earlier round."""
+        # BEGIN SOLUTION: Lose if tuple(self.stock) started an earlier round, else remember it.
+        order = tuple(self.stock)
+        first = self._first_round_of.get(order)
+        if first is not None:
+            self.won = False
+            self.cycle_length = self.round + 1 - first
+        else:
+            self._first_round_of[order] = self.round + 1
+        # END SOLUTION
+
+    # -- describing ---------------------------------------------------------------------
+
+    def describe(self, event: Event) -> str:
+        kind = event["type"]
+        if kind == "deal":
+            return f"deal {event['deal']}: {_labels(event['cards'])}"
+        if kind == "discard":
+            rank = Card.parse(event["cards"][0]).rank.label
+            return f"discard the four {rank}s: {_labels(event['cards'])}"
+        if kind == "move":
+            return f"move {_labels([event['card']])} from pile {event['from']} to pile {event['to']}"
+        if kind == "round_end":
+            return f"end of round {event['round']}: {event['cards_left']} cards left"
+        if kind == "gather":
+            return (f"gather ({event['reading']}): round {event['round']} deals "
+                    f"{_labels(event['stock'])}")
+        if kind == "result":
+            if event["won"]:
+                return f"won in {event['rounds']} rounds ({event['deals']} deals)"
+            return (f"lost: the stock repeats, a cycle of {event['cycle_length']} rounds; "
+                    f"{event['cards_left']} cards left after {event['rounds']} rounds")
+        return super().describe(event)
+
+    def show_board_after(self, events: Sequence[Event]) -> bool:
+        return any(e["type"] in ("deal", "round_end") for e in events)
+
+    @classmethod
+    def summarize(cls, results: Sequence[dict[str, Any]]) -> list[str]:
+        """Win and cycle rates (Wilson 95%), rounds when won, and the cycle lengths."""
+        n = len(results)
+        won = [r for r in results if r["won"]]
+        cycles = [r["cycle_length"] for r in results if not r["won"]]
+        lines = [f"won:     {format_rate(len(won), n)}",
+                 f"cycled:  {format_rate(len(cycles), n)}"]
+        if won:
+            mean, lo, hi = mean_interval([r["rounds"] for r in won])
+            lines.append(f"rounds when won: mean {mean:.2f} (95% CI {lo:.2f}-{hi:.2f}), "
+                         f"median {statistics.median(r['rounds'] for r in won):g}, "
+                         f"max {max(r['rounds'] for r in won)}")
+        if cycles:
+            mean, lo, hi = mean_interval(cycles)
+            common = ", ".join(f"{length}: {count}" for length, count in distribution(cycles))
+            lines.append(f"cycle length: mean {mean:.2f} (95% CI {lo:.2f}-{hi:.2f}); "
+                         f"most common (length: deals) {common}")
+        return lines
+
+
+def _labels(codes: list[str]) -> str:
+    return " ".join(Card.parse(code).label for code in codes)
