@@ -58,6 +58,7 @@ STATEFUL_SETTINGS = settings(
     derandomize=True,
     database=None,
     deadline=None,
+    report_multiple_bugs=False,  # one failure, shrunk to its shortest steps, is easier to read
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
@@ -115,17 +116,33 @@ class _ModelMachine(RuleBasedStateMachine):
                 f"EmptyStructureError({message!r}) but it returned {result!r}"
             )
 
+    def call(self, step: str, method: str, *args: object) -> Any:
+        """Record ``step``, call ``method``; an unexpected error fails naming the steps."""
+        self.history.append(step)
+        try:
+            return getattr(self.structure, method)(*args)
+        except AssertionError:
+            raise
+        except Exception as error:
+            raise AssertionError(
+                f"{self.steps()}: {step} raised {type(error).__name__}: {error}"
+            ) from error
+
     def remove(self, method: str, expected: object) -> None:
-        self.history.append(f"{method}()")
-        self.expect(f"{method}()", expected, getattr(self.structure, method)())
+        self.expect(f"{method}()", expected, self.call(f"{method}()", method))
+
+    def look(self, method: str, expected: object) -> None:
+        self.expect(f"{method}()", expected, self.call(f"{method}()", method))
 
     def add(self, method: str, item: object) -> None:
-        self.history.append(f"{method}({item!r})")
-        getattr(self.structure, method)(item)
+        self.call(f"{method}({item!r})", method, item)
 
     @invariant()
     def agrees_with_the_model(self) -> None:
-        self.structure._check()
+        try:
+            self.structure._check()
+        except AssertionError as error:
+            raise AssertionError(f"{self.steps()}: _check() failed: {error}") from None
         self.expect("len()", len(self.model), len(self.structure))
         self.expect("bool()", bool(self.model), bool(self.structure))
         self.expect("is_empty()", not self.model, self.structure.is_empty())
@@ -171,8 +188,7 @@ def stack_machine(cls: type[Any]) -> type[RuleBasedStateMachine]:
         @precondition(lambda self: bool(self.model))
         @rule()
         def peek(self) -> None:
-            self.history.append("peek()")
-            self.expect("peek()", self.model[-1], self.structure.peek())
+            self.look("peek", self.model[-1])
 
         @precondition(lambda self: not self.model)
         @rule()
@@ -218,8 +234,7 @@ def queue_machine(cls: type[Any]) -> type[RuleBasedStateMachine]:
         @precondition(lambda self: bool(self.model))
         @rule()
         def peek(self) -> None:
-            self.history.append("peek()")
-            self.expect("peek()", self.model[0], self.structure.peek())
+            self.look("peek", self.model[0])
 
         @precondition(lambda self: not self.model)
         @rule()
@@ -281,10 +296,8 @@ def deque_machine(cls: type[Any]) -> type[RuleBasedStateMachine]:
         @precondition(lambda self: bool(self.model))
         @rule()
         def peek_both_ends(self) -> None:
-            self.history.append("peek_front()")
-            self.expect("peek_front()", self.model[0], self.structure.peek_front())
-            self.history.append("peek_rear()")
-            self.expect("peek_rear()", self.model[-1], self.structure.peek_rear())
+            self.look("peek_front", self.model[0])
+            self.look("peek_rear", self.model[-1])
 
         @precondition(lambda self: not self.model)
         @rule()
