@@ -19,6 +19,7 @@ __all__ = ["COMMAND_MODULES", "UsageError", "main"]
 #: Modules that add sub-commands, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
     "solitaire_ds.commands",
+    "solitaire_ds.grading.commands",
 )
 
 

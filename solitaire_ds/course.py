@@ -3,7 +3,8 @@
 An *implementation* ("impl") is where the code for the exercises is loaded from:
 
 * ``"solitaire_ds"`` -- the installed package itself (the reference code);
-* ``"solutions"`` or ``"exercises"`` -- the generated folders at the repository root;
+* ``"solutions"`` or ``"exercises"`` -- the generated folders: ``./exercises`` when the
+  current directory has one (a student's working copy), else the repository root's;
 * any other string -- a path to a folder laid out like ``exercises/`` (a student's copy).
 
 A folder holds one file per exercise module, at the module's path inside the package:
@@ -99,7 +100,8 @@ def resolve_impl(impl: str) -> str | Path:
     if impl == "solitaire_ds":
         return impl
     if impl in ("solutions", "exercises"):
-        folder = REPO_ROOT / impl
+        here = Path.cwd() / impl
+        folder = here if here.is_dir() else REPO_ROOT / impl
     else:
         folder = Path(impl).expanduser()
     if not folder.is_dir():

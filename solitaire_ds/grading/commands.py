@@ -1,0 +1,220 @@
+"""The course commands: ``exercises list|build``, ``check`` (students) and ``grade`` (instructors).
+
+Invariant: every handler returns an exit status and reports misuse (an unknown exercise,
+a missing folder, ``--jobs 0``, ``--json`` with several submissions) by raising
+:class:`~solitaire_ds.cli.UsageError`, which the command line prints as one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from solitaire_ds.cli import UsageError
+from solitaire_ds.course import EXERCISES, REPO_ROOT, Exercise, ImplError, exercise, resolve_impl
+from solitaire_ds.grading import generate
+from solitaire_ds.grading.markers import MarkerError
+from solitaire_ds.grading.report import check_text, csv_text, gradescope_json, score_table
+from solitaire_ds.grading.results import SubmissionResult
+from solitaire_ds.grading.runner import (
+    GradingError,
+    Limits,
+    available_exercises,
+    grade_many,
+    grade_submission,
+)
+
+__all__ = ["register"]
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``exercises``, ``check`` and ``grade`` to the command line."""
+    ex = subparsers.add_parser("exercises", help="list the course, or build exercises/ and solutions/")
+    ex_sub = ex.add_subparsers(dest="exercises_command", metavar="ACTION")
+    listing = ex_sub.add_parser("list", help="show the exercises in order")
+    listing.set_defaults(handler=_list)
+    build = ex_sub.add_parser("build", help="write exercises/ and solutions/ from the package")
+    build.add_argument("--check", action="store_true", help="only report differences (exit 1)")
+    build.add_argument("--out", metavar="DIR", help="write under DIR instead of the checkout")
+    build.set_defaults(handler=_build)
+    ex.set_defaults(handler=_list)
+
+    check = subparsers.add_parser("check", help="run an exercise's tests on your exercises/")
+    check.add_argument("number", nargs="?", metavar="N", help="the exercise (all when omitted)")
+    check.add_argument("--impl", metavar="PATH", default="exercises", help="folder to check")
+    _limit_flags(check)
+    check.set_defaults(handler=_check)
+
+    grade = subparsers.add_parser("grade", help="grade submission folders")
+    grade.add_argument("paths", nargs="+", metavar="PATH", help="submission folders")
+    grade.add_argument("--json", metavar="FILE", help="write Gradescope results.json")
+    grade.add_argument("--csv", metavar="FILE", help="write one row per submission")
+    grade.add_argument(
+        "--exercise", metavar="N", action="append", help="grade only exercise N (repeatable)"
+    )
+    grade.add_argument("--jobs", metavar="K", default="1", help="submissions graded at once")
+    _limit_flags(grade)
+    grade.set_defaults(handler=_grade)
+
+
+def _limit_flags(parser: argparse.ArgumentParser) -> None:
+    defaults = Limits()
+    parser.add_argument(
+        "--test-timeout", metavar="S", default=str(defaults.test_seconds),
+        help=f"seconds allowed per test (default {defaults.test_seconds:g})",
+    )  # fmt: skip
+    parser.add_argument(
+        "--exercise-timeout", metavar="S", default=str(defaults.exercise_seconds),
+        help=f"seconds allowed per exercise (default {defaults.exercise_seconds:g})",
+    )  # fmt: skip
+
+
+# -- parsing helpers -----------------------------------------------------------------
+
+
+def _number(text: str) -> Exercise:
+    try:
+        return exercise(int(text))
+    except ValueError:
+        raise UsageError(
+            f"exercise must be a number from 1 to {len(EXERCISES)}, not {text!r}"
+        ) from None
+    except KeyError as exc:
+        raise UsageError(str(exc.args[0])) from None
+
+
+def _seconds(text: str, flag: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = 0.0
+    if not value > 0:
+        raise UsageError(f"{flag} must be a positive number of seconds, not {text!r}")
+    return value
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    return Limits(
+        test_seconds=_seconds(args.test_timeout, "--test-timeout"),
+        exercise_seconds=_seconds(args.exercise_timeout, "--exercise-timeout"),
+    )
+
+
+def _selected(texts: Sequence[str] | None) -> list[Exercise]:
+    """Return the chosen exercises (all available ones when none is chosen)."""
+    try:
+        if not texts:
+            found = available_exercises()
+            if not found:
+                raise UsageError("no exercise has contract tests yet (tests/contracts/ is empty)")
+            return found
+        chosen = sorted({_number(t).number for t in texts})
+        found = available_exercises(chosen)
+    except GradingError as exc:
+        raise UsageError(str(exc)) from None
+    have = {ex.number for ex in found}
+    for n in chosen:
+        if n not in have:
+            raise UsageError(
+                f"exercise {n} has no contract tests yet ({exercise(n).test_file} is missing)"
+            )
+    return found
+
+
+# -- handlers ------------------------------------------------------------------------
+
+
+def _list(args: argparse.Namespace) -> int:
+    marked = {ex.number for ex in generate.marked_exercises()}
+    print(f"  {'#':>2}  {'exercise':<52} {'file':<28} points  status")
+    for ex in EXERCISES:
+        tests = (REPO_ROOT / ex.test_file).is_file()
+        status = "ready" if ex.number in marked and tests else "not yet"
+        print(f"  {ex.number:>2}  {ex.title:<52} {ex.relpath:<28} {ex.points:>6}  {status}")
+    print("\nRun 'solitaire-ds check N' to test your exercises/ on exercise N.")
+    return 0
+
+
+def _build(args: argparse.Namespace) -> int:
+    root = Path(args.out) if args.out else REPO_ROOT
+    if not args.out and not (REPO_ROOT / "pyproject.toml").is_file():
+        raise UsageError(f"{REPO_ROOT} is not a solitaire-ds checkout; give --out DIR")
+    try:
+        expected = generate.expected_files()
+    except MarkerError as exc:
+        raise UsageError(str(exc)) from None
+    if args.check:
+        diffs = generate.differences(root, expected)
+        if diffs:
+            print(f"exercises/ and solutions/ are out of date ({len(diffs)} files):")
+            for line in diffs:
+                print(f"  {line}")
+            print("run 'solitaire-ds exercises build' to update them")
+            return 1
+        print(f"exercises/ and solutions/ are up to date ({len(expected)} files)")
+        return 0
+    changed = generate.build(root, expected)
+    for rel in changed:
+        print(f"wrote {rel}")
+    print(f"{len(changed)} files changed, {len(expected)} generated under {root}")
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    chosen = _selected([args.number] if args.number is not None else None)
+    try:
+        folder = resolve_impl(args.impl)
+    except ImplError as exc:
+        raise UsageError(
+            f"{exc}; run this where your exercises/ folder is, or give --impl PATH"
+        ) from None
+    print(f"Checking {folder} on {len(chosen)} exercise(s)...", flush=True)
+    try:
+        result = grade_submission(folder, chosen, _limits(args))
+    except GradingError as exc:
+        raise UsageError(str(exc)) from None
+    print(check_text(result))
+    return 0 if all(r.status == "pass" for r in result.exercises) else 1
+
+
+def _grade(args: argparse.Namespace) -> int:
+    jobs_text = str(args.jobs)
+    if not jobs_text.isdigit() or int(jobs_text) < 1:
+        raise UsageError(f"--jobs must be a whole number of at least 1, not {jobs_text!r}")
+    if args.json and len(args.paths) > 1:
+        raise UsageError(
+            f"--json writes one submission's results.json; got {len(args.paths)} paths "
+            "(use --csv for several)"
+        )
+    for path in args.paths:
+        if not Path(path).is_dir():
+            raise UsageError(f"submission folder not found: {path!r}")
+    chosen = _selected(args.exercise)
+    limits = _limits(args)
+    several = len(args.paths) > 1
+
+    def progress(result: SubmissionResult) -> None:
+        if several:
+            print(
+                f"graded {result.name}: {result.score:g}/{result.max_score} ({result.seconds:g} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    try:
+        results = grade_many(args.paths, chosen, limits, int(jobs_text), progress)
+    except GradingError as exc:
+        raise UsageError(str(exc)) from None
+    for result in results:
+        print(score_table(result))
+        print()
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps(gradescope_json(results[0]), indent=2) + "\n", encoding="utf-8"
+        )
+    if args.csv:
+        Path(args.csv).write_text(csv_text(results), encoding="utf-8")
+    return 0

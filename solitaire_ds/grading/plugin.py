@@ -1,0 +1,281 @@
+"""The pytest plugin the grader loads into the child process that runs a submission.
+
+Invariant: every line the plugin writes to the results file is a JSON object signed
+with an HMAC whose key only the grader and this plugin know; the grader ignores any line
+whose signature does not match. The path and the key arrive in environment variables
+that the plugin removes as soon as it is imported, before any submission code runs, so
+nothing a submission prints or writes can change its grade (an attacker who reads the
+grader's memory from inside the process is beyond this; run the grader in an OS sandbox
+for that).
+
+Events, in order: ``collected`` (reference run: the test ids), then for each exercise
+``begin`` (its number), optionally ``import_failed`` (a one-line reason), one ``test``
+line as each test starts, one ``result`` line as it ends; finally ``end``.
+
+The plugin also loads the Hypothesis profile ``grading`` (derandomized, no example
+database, no deadline, no health checks), so a submission gets the same score on every
+run and machine.
+"""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import hmac
+import json
+import os
+import random
+import re
+import signal
+import traceback
+from collections.abc import Generator
+from pathlib import Path
+from types import FrameType
+from typing import Any, TextIO
+
+import pytest
+
+__all__ = [
+    "ENV_FAIL_FAST",
+    "ENV_FLAG",
+    "ENV_KEY",
+    "ENV_RESULTS",
+    "exercise_number",
+    "sign",
+]
+
+#: Set to "1" in the child: load the deterministic Hypothesis profile.
+ENV_FLAG = "SOLITAIRE_DS_GRADING"
+#: Path of the results file (removed from the environment on import).
+ENV_RESULTS = "SOLITAIRE_DS_GRADING_RESULTS"
+#: Hex key that signs each results line (removed from the environment on import).
+ENV_KEY = "SOLITAIRE_DS_GRADING_KEY"
+#: Set to "1": stop an exercise at its first failing test (the bug zoo only needs one).
+ENV_FAIL_FAST = "SOLITAIRE_DS_GRADING_FAIL_FAST"
+
+_MESSAGE_LIMIT = 1500
+_FILE_PATTERN = re.compile(r"test_ex(\d+)_")
+
+
+def exercise_number(path: str | Path) -> int | None:
+    """Return the exercise number of a contract test file, from its name.
+
+    >>> exercise_number("tests/contracts/test_ex03_array_queue.py")
+    3
+    >>> exercise_number("tests/test_cards.py") is None
+    True
+    """
+    found = _FILE_PATTERN.match(Path(path).name)
+    return int(found.group(1)) if found else None
+
+
+def sign(key: bytes, payload: str) -> str:
+    """Return the HMAC of ``payload`` under ``key`` (hex).
+
+    >>> len(sign(b"k", "{}"))
+    64
+    """
+    return hmac.new(key, payload.encode(), hashlib.sha256).hexdigest()
+
+
+def _load_hypothesis_profile() -> None:
+    """Register and load the ``grading`` profile: the same examples on every run."""
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile(
+        "grading",
+        derandomize=True,
+        database=None,
+        deadline=None,
+        print_blob=False,
+        suppress_health_check=list(HealthCheck),
+    )
+    settings.load_profile("grading")
+
+
+class _Recorder:
+    """Writes signed events; remembers the exercise in progress and the failures."""
+
+    def __init__(self, path: str, key: bytes) -> None:
+        self._out: TextIO = open(path, "a", encoding="utf-8")  # noqa: SIM115 - open for the whole run
+        self._key = key
+        self.current: int | None = None
+        self.broken: dict[int, str] = {}  # exercise -> why its tests are not run
+        self.failed: dict[str, str] = {}  # nodeid -> first failure message
+        self.call_passed: set[str] = set()
+        self.fail_fast = os.environ.get(ENV_FAIL_FAST) == "1"
+        self.failed_exercises: set[int] = set()
+
+    def emit(self, **event: Any) -> None:
+        payload = json.dumps(event, sort_keys=True)
+        self._out.write(json.dumps({"p": payload, "mac": sign(self._key, payload)}) + "\n")
+        self._out.flush()
+
+
+_RECORDER: _Recorder | None = None
+
+if os.environ.get(ENV_FLAG) == "1":
+    _load_hypothesis_profile()
+    random.seed(0)
+    _path = os.environ.pop(ENV_RESULTS, "")
+    _key = os.environ.pop(ENV_KEY, "")
+    if _path and _key:
+        _RECORDER = _Recorder(_path, bytes.fromhex(_key))
+    del _path, _key
+
+
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    """Record a contract file that does not collect."""
+    if _RECORDER is not None and report.failed:
+        _RECORDER.emit(e="collect_error", file=report.nodeid, msg=_shorten(str(report.longrepr)))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Record every collected test id (the reference run's denominators)."""
+    if _RECORDER is not None:
+        _RECORDER.emit(e="collected", ids=[item.nodeid for item in session.items])
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> bool | None:
+    """Start each exercise with an import check; skip the tests of a broken exercise."""
+    rec = _RECORDER
+    if rec is None:
+        return None
+    number = exercise_number(item.path)
+    if number is not None and number != rec.current:
+        rec.current = number
+        rec.emit(e="begin", ex=number)
+        reason = _import_check(item.config, number)
+        if reason:
+            rec.broken[number] = reason
+            rec.emit(e="import_failed", ex=number, reason=reason)
+    if number in rec.broken or (rec.fail_fast and number in rec.failed_exercises):
+        why = rec.broken.get(number or 0, "not run: the exercise already failed a test")
+        rec.emit(e="result", id=item.nodeid, ex=number, ok=False, msg=why, run=False)
+        return True
+    rec.emit(e="test", id=item.nodeid)
+    return None
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Keep the first failure's message in plain words."""
+    report = yield
+    rec = _RECORDER
+    if rec is not None and report.failed and item.nodeid not in rec.failed:
+        if call.excinfo is not None:
+            rec.failed[item.nodeid] = _describe(call.excinfo.value, item.config)
+        else:
+            rec.failed[item.nodeid] = _shorten(str(report.longrepr))
+    return report
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Write one ``result`` line per test, once its teardown is over."""
+    rec = _RECORDER
+    if rec is None:
+        return
+    if report.when == "call" and report.passed:
+        rec.call_passed.add(report.nodeid)
+    if report.when != "teardown":
+        return
+    ok = report.nodeid in rec.call_passed and report.nodeid not in rec.failed
+    msg = rec.failed.get(report.nodeid, "")
+    if not ok and not msg:
+        msg = "skipped" if report.nodeid not in rec.call_passed else "failed"
+    number = exercise_number(report.fspath)
+    if not ok and number is not None:
+        rec.failed_exercises.add(number)
+    rec.emit(e="result", id=report.nodeid, ex=number, ok=ok, msg=msg, run=True)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Write the ``end`` line: the run was complete."""
+    if _RECORDER is not None:
+        _RECORDER.emit(e="end", status=int(exitstatus))
+
+
+class _ImportTimeout(BaseException):
+    """Raised by the alarm when importing a submission's module takes too long."""
+
+
+def _import_check(config: pytest.Config, number: int) -> str:
+    """Import exercise ``number``'s module from ``--impl``; return why it fails, or ''."""
+    from solitaire_ds.course import exercise, load_module
+
+    ex = exercise(number)
+    impl = str(config.getoption("--impl"))
+    limit = float(config.getoption("timeout", 10) or 10)
+
+    def _alarm(signum: int, frame: FrameType | None) -> None:
+        raise _ImportTimeout
+
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    signal.setitimer(signal.ITIMER_REAL, limit)
+    try:
+        load_module(impl, ex.module)
+    except _ImportTimeout:
+        return f"{ex.relpath} takes longer than {limit:g} s to import (an infinite loop?)"
+    except SystemExit as exc:
+        return f"{ex.relpath} calls sys.exit({exc.code!r}) while being imported"
+    except BaseException as exc:  # any failure is the submission's
+        return f"{ex.relpath} does not import: {_one_line(exc, ex.relpath)}"
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    return ""
+
+
+def _one_line(exc: BaseException, relpath: str) -> str:
+    """Return ``Type: message (line N)`` for an exception raised by a submission file."""
+    if isinstance(exc, OSError) and exc.errno == errno.EFBIG:
+        return "it prints or writes too much output"
+    if isinstance(exc, SyntaxError):
+        return f"SyntaxError: {exc.msg} (line {exc.lineno})"
+    line = ""
+    for frame in traceback.extract_tb(exc.__traceback__):
+        if frame.filename.replace(os.sep, "/").endswith(relpath):
+            line = f" (line {frame.lineno})"
+    return _shorten(f"{type(exc).__name__}: {_safe_str(exc)}".splitlines()[0]) + line
+
+
+def _describe(exc: BaseException, config: pytest.Config) -> str:
+    """Return a failure message: the assertion message and Hypothesis's steps."""
+    if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    text = _safe_str(exc)
+    if "from pytest-timeout" in text or text.startswith("Timeout"):
+        limit = config.getoption("timeout", 0)
+        return f"the test took longer than {limit} s (an infinite loop?)"
+    if isinstance(exc, OSError) and exc.errno == errno.EFBIG:
+        return "the code prints or writes too much output"
+    if isinstance(exc, SystemExit):
+        return f"the code called sys.exit({exc.code!r})"
+    if isinstance(exc, RecursionError):
+        return "RecursionError: maximum recursion depth exceeded (a runaway recursion?)"
+    if isinstance(exc, MemoryError):
+        return "MemoryError: the code used more memory than the grader allows"
+    if not (isinstance(exc, AssertionError) and text):
+        text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    notes = [_safe_str(note) for note in getattr(exc, "__notes__", [])]
+    return _shorten("\n".join([text, *notes]).strip())
+
+
+def _safe_str(obj: object) -> str:
+    """Return ``str(obj)``, or a placeholder when that itself fails."""
+    try:
+        return str(obj)[: _MESSAGE_LIMIT * 4]
+    except BaseException:  # a submission's __str__ may do anything
+        return f"<{type(obj).__name__} that cannot be shown>"
+
+
+def _shorten(text: str, limit: int = _MESSAGE_LIMIT) -> str:
+    """Return ``text`` cut to ``limit`` characters and 25 lines."""
+    lines = text.splitlines()
+    if len(lines) > 25:
+        lines = [*lines[:25], f"... ({len(lines) - 25} more lines)"]
+    text = "\n".join(lines)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

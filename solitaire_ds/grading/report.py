@@ -1,0 +1,169 @@
+"""Reports of grading results: screen tables, the student's check, Gradescope JSON, CSV.
+
+Invariant: every report is a pure function of the results it is given (no clock, no
+paths other than those in the results), so grading the same submissions twice gives
+byte-identical JSON and CSV.
+
+>>> from solitaire_ds.course import exercise
+>>> from solitaire_ds.grading.results import ExerciseResult, SubmissionResult
+>>> sub = SubmissionResult("alice", "subs/alice", (ExerciseResult(exercise(1), 17, 17),))
+>>> print(csv_text([sub]), end="")
+submission,path,ex01_array_stack,total
+alice,subs/alice,10.00,10.00
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from solitaire_ds.grading.results import ExerciseResult, SubmissionResult
+
+__all__ = ["check_text", "csv_text", "gradescope_json", "score_table"]
+
+_TITLE_WIDTH = 44
+
+
+def _title(result: ExerciseResult) -> str:
+    title = result.exercise.title
+    return title if len(title) <= _TITLE_WIDTH else title[: _TITLE_WIDTH - 1] + "…"
+
+
+def _points(value: float, of: int) -> str:
+    return f"{value:.2f}/{of}"
+
+
+def score_table(result: SubmissionResult) -> str:
+    """Return the instructor's table for one submission: a row per exercise, then the total.
+
+    >>> from solitaire_ds.course import exercise
+    >>> from solitaire_ds.grading.results import ExerciseResult, SubmissionResult
+    >>> r = ExerciseResult(exercise(3), 0, 17, reason="structures/array_queue.py is missing")
+    >>> print(score_table(SubmissionResult("bob", "bob", (r,))))
+    bob
+       #  exercise                                      tests        score
+       3  ArrayQueue: a circular buffer                  0/17      0.00/10
+            structures/array_queue.py is missing
+          total                                                    0.00/10
+    """
+    lines = [
+        result.name,
+        f"  {'#':>2}  {'exercise':<{_TITLE_WIDTH}}  {'tests':>5}  {'score':>11}",
+    ]
+    for r in result.exercises:
+        tests = f"{r.passed}/{r.total}"
+        lines.append(
+            f"  {r.exercise.number:>2}  {_title(r):<{_TITLE_WIDTH}}  {tests:>5}"
+            f"  {_points(r.score, r.max_score):>11}"
+        )
+        if r.status != "pass" and r.summary:
+            lines.append(f"        {r.summary[:100]}")
+    total = _points(result.score, result.max_score)
+    lines.append(f"      {'total':<{_TITLE_WIDTH}}  {'':>5}  {total:>11}")
+    lines.extend(f"  note: {note}" for note in result.notes)
+    return "\n".join(lines)
+
+
+_STATUS = {"pass": "PASS", "partial": "FAIL", "fail": "FAIL", "error": "ERROR"}
+
+
+def check_text(result: SubmissionResult) -> str:
+    """Return the student's report: a pass/fail table, then each first failing example.
+
+    >>> from solitaire_ds.course import exercise
+    >>> from solitaire_ds.grading.results import ExerciseResult, SubmissionResult
+    >>> ok = ExerciseResult(exercise(1), 17, 17)
+    >>> print(check_text(SubmissionResult("exercises", "exercises", (ok,))))
+       #  exercise                                      result  tests  points
+       1  ArrayStack: a stack in a resizing array       PASS    17/17   10/10
+    <BLANKLINE>
+    Exercise 1 passes every test. Well done!
+    """
+    lines = [f"  {'#':>2}  {'exercise':<{_TITLE_WIDTH}}  result  tests  points"]
+    for r in result.exercises:
+        points = f"{r.score:g}/{r.max_score}"
+        lines.append(
+            f"  {r.exercise.number:>2}  {_title(r):<{_TITLE_WIDTH}}  {_STATUS[r.status]:<6}"
+            f"  {f'{r.passed}/{r.total}':>5}  {points:>6}"
+        )
+    failing = [r for r in result.exercises if r.status != "pass"]
+    for r in failing:
+        lines += ["", f"Exercise {r.exercise.number} ({r.exercise.title}):"]
+        if r.reason:
+            lines.append(f"  {r.reason}")
+        elif r.failures:
+            first = r.failures[0]
+            lines.append(f"  first failing test: {first.test}")
+            lines.extend(f"    {line}" for line in first.message.splitlines()[:20])
+    lines.append("")
+    passing = len(result.exercises) - len(failing)
+    if not failing:
+        if len(result.exercises) == 1:
+            lines.append(f"Exercise {result.exercises[0].exercise.number} passes every test. Well done!")
+        else:
+            lines.append(f"All {passing} exercises pass every test. Well done!")
+    else:
+        n = failing[0].exercise.number
+        lines.append(
+            f"{passing} of {len(result.exercises)} exercises pass. Keep going: fix the first "
+            f"failure above, then run 'solitaire-ds check {n}' again."
+        )
+    lines.extend(f"note: {note}" for note in result.notes)
+    return "\n".join(lines)
+
+
+def gradescope_json(result: SubmissionResult) -> dict[str, Any]:
+    """Return Gradescope's ``results.json`` for one submission (one test per exercise).
+
+    >>> from solitaire_ds.course import exercise
+    >>> from solitaire_ds.grading.results import ExerciseResult, SubmissionResult
+    >>> r = ExerciseResult(exercise(2), 17, 17)
+    >>> data = gradescope_json(SubmissionResult("a", "a", (r,)))
+    >>> data["score"], data["tests"][0]["name"], data["tests"][0]["output"]
+    (10.0, 'Exercise 2: LinkedStack: a stack of linked nodes', '17 of 17 tests passed.')
+    """
+    tests = []
+    for r in result.exercises:
+        output = f"{r.passed} of {r.total} tests passed."
+        if r.reason:
+            output += f"\n{r.reason}"
+        elif r.failures:
+            first = r.failures[0]
+            output += f"\nFirst failing test: {first.test}\n{first.message}"
+        tests.append(
+            {
+                "name": f"Exercise {r.exercise.number}: {r.exercise.title}",
+                "number": str(r.exercise.number),
+                "score": r.score,
+                "max_score": r.max_score,
+                "output": output,
+                "visibility": "visible",
+            }
+        )
+    return {
+        "score": result.score,
+        "max_score": result.max_score,
+        "output": "\n".join(result.notes),
+        "visibility": "visible",
+        "tests": tests,
+    }
+
+
+def csv_text(results: Sequence[SubmissionResult]) -> str:
+    """Return a gradebook: one row per submission, one column per exercise, then the total."""
+    columns: dict[int, str] = {}
+    for sub in results:
+        for r in sub.exercises:
+            columns.setdefault(r.exercise.number, f"ex{r.exercise.number:02d}_{r.exercise.slug}")
+    numbers = sorted(columns)
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["submission", "path", *(columns[n] for n in numbers), "total"])
+    for sub in results:
+        scores = {r.exercise.number: f"{r.score:.2f}" for r in sub.exercises}
+        writer.writerow(
+            [sub.name, sub.path, *(scores.get(n, "") for n in numbers), f"{sub.score:.2f}"]
+        )
+    return out.getvalue()

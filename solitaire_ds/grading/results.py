@@ -1,0 +1,110 @@
+"""What grading one submission produced: a score per exercise, with the reasons.
+
+Invariant: an :class:`ExerciseResult` scores ``points * passed / total``, where
+``total`` is the number of contract tests the *reference* implementation has for the
+exercise (so a submission that breaks collection cannot shrink it) and
+``0 <= passed <= total``; when ``reason`` is set (the exercise could not run: import
+failure, timeout, crash) ``passed`` is 0.
+
+>>> from solitaire_ds.course import exercise
+>>> r = ExerciseResult(exercise(1), passed=3, total=4)
+>>> r.score, r.max_score, r.status
+(7.5, 10, 'partial')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from solitaire_ds.course import Exercise
+
+__all__ = ["ExerciseResult", "Failure", "SubmissionResult"]
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One failing test: its name and what went wrong, in plain words."""
+
+    test: str
+    message: str
+
+
+@dataclass(frozen=True)
+class ExerciseResult:
+    """The grade of one exercise of one submission."""
+
+    exercise: Exercise
+    passed: int
+    total: int
+    reason: str = ""
+    failures: tuple[Failure, ...] = ()
+    seconds: float = 0.0
+
+    @property
+    def max_score(self) -> int:
+        """The points the exercise is worth."""
+        return self.exercise.points
+
+    @property
+    def score(self) -> float:
+        """``points * passed / total``, rounded to two decimals (0 when there are no tests).
+
+        >>> from solitaire_ds.course import exercise
+        >>> ExerciseResult(exercise(2), passed=1, total=3).score
+        3.33
+        """
+        if self.total <= 0:
+            return 0.0
+        return round(self.exercise.points * self.passed / self.total, 2)
+
+    @property
+    def status(self) -> str:
+        """``"pass"``, ``"partial"``, ``"fail"`` (no test passed) or ``"error"`` (did not run)."""
+        if self.reason:
+            return "error"
+        if self.total and self.passed == self.total:
+            return "pass"
+        return "partial" if self.passed else "fail"
+
+    @property
+    def summary(self) -> str:
+        """One line: the reason it did not run, or the first failure's first line.
+
+        >>> from solitaire_ds.course import exercise
+        >>> ExerciseResult(exercise(1), 0, 5, reason="timed out after 60 s").summary
+        'timed out after 60 s'
+        """
+        if self.reason:
+            return self.reason
+        if self.failures:
+            first = self.failures[0].message.strip().splitlines()
+            return first[0] if first else self.failures[0].test
+        return ""
+
+
+@dataclass(frozen=True)
+class SubmissionResult:
+    """The grades of every exercise graded for one submission folder."""
+
+    name: str
+    path: str
+    exercises: tuple[ExerciseResult, ...]
+    notes: tuple[str, ...] = field(default=())
+    seconds: float = 0.0
+
+    @property
+    def score(self) -> float:
+        """The total score, rounded to two decimals."""
+        return round(sum(r.score for r in self.exercises), 2)
+
+    @property
+    def max_score(self) -> int:
+        """The points the graded exercises are worth together."""
+        return sum(r.max_score for r in self.exercises)
+
+    def result(self, number: int) -> ExerciseResult:
+        """Return the result of exercise ``number``; KeyError when it was not graded."""
+        for r in self.exercises:
+            if r.exercise.number == number:
+                return r
+        raise KeyError(f"exercise {number} was not graded")

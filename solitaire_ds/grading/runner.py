@@ -1,0 +1,423 @@
+"""The runner: a submission's contract tests, in a separate and limited process.
+
+Invariant: the grader never imports a submission. For each submission it starts one
+child process (``python -m pytest <contract files> --impl <folder> -p <plugin>``) in a
+fresh empty directory, its own process group, and with limits on memory
+(``RLIMIT_AS``), on the size of every file it writes, stdout and stderr included
+(``RLIMIT_FSIZE``), on each test (pytest-timeout) and on each exercise (the whole
+process group is killed). Scores come only from the signed results file the plugin
+writes (:mod:`solitaire_ds.grading.plugin`). When the child dies or is killed during an
+exercise, that exercise scores 0 with a one-line reason, the exercises it finished keep
+their results, and a new child runs the ones it had not reached.
+
+The denominators come from the reference run: the tests collected with
+``--impl solitaire_ds``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import resource
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from solitaire_ds.course import EXERCISES, REPO_ROOT, Exercise, resolve_impl
+from solitaire_ds.grading import plugin
+from solitaire_ds.grading.results import ExerciseResult, Failure, SubmissionResult
+
+__all__ = [
+    "GradingError",
+    "Limits",
+    "Reference",
+    "available_exercises",
+    "contracts_dir",
+    "grade_many",
+    "grade_submission",
+    "reference_tests",
+]
+
+_OUTPUT_SHOWN = 4000  # characters of the child's own output kept for diagnostics
+_POLL = 0.1  # seconds between looks at a running child
+
+
+class GradingError(Exception):
+    """The grader itself cannot run (no contract tests, a broken reference): says why."""
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a submission may use: seconds per test and per exercise, bytes of memory and output."""
+
+    test_seconds: float = 10.0
+    exercise_seconds: float = 90.0
+    memory_bytes: int = 1 << 30
+    output_bytes: int = 16 << 20
+    fail_fast: bool = False
+
+
+@dataclass(frozen=True)
+class Reference:
+    """The reference run: each available exercise's test ids, in order."""
+
+    tests: dict[int, tuple[str, ...]]
+    problems: dict[int, str] = field(default_factory=dict)
+
+
+def contracts_dir(root: Path = REPO_ROOT) -> Path:
+    """Return ``tests/contracts`` of the checkout the package is installed from.
+
+    Raise :class:`GradingError` when it is missing (the package was installed from a
+    wheel rather than with ``pip install -e`` from a checkout).
+    """
+    folder = root / "tests" / "contracts"
+    if not folder.is_dir():
+        raise GradingError(
+            f"the contract tests were not found in {folder}; grading needs a checkout of "
+            "solitaire-ds installed with 'pip install -e .'"
+        )
+    return folder
+
+
+def available_exercises(numbers: Iterable[int] | None = None) -> list[Exercise]:
+    """Return the exercises (all, or those numbered) whose contract test file exists."""
+    contracts_dir()
+    wanted = None if numbers is None else set(numbers)
+    return [
+        ex
+        for ex in EXERCISES
+        if (wanted is None or ex.number in wanted) and (REPO_ROOT / ex.test_file).is_file()
+    ]
+
+
+_REFERENCE_CACHE: dict[tuple[Any, ...], Reference] = {}
+
+
+def reference_tests(exercises: Sequence[Exercise], limits: Limits | None = None) -> Reference:
+    """Collect the contract tests of ``exercises`` on the reference implementation.
+
+    An exercise whose contract file does not collect, or collects no test, is left out
+    of :attr:`Reference.tests` and explained in :attr:`Reference.problems`.
+    """
+    limits = limits or Limits()
+    files = [REPO_ROOT / ex.test_file for ex in exercises]
+    cache_key = tuple((str(f), f.stat().st_mtime_ns) for f in files if f.is_file())
+    if cache_key in _REFERENCE_CACHE:
+        return _REFERENCE_CACHE[cache_key]
+    run = _run_child(files, "solitaire_ds", limits, collect_only=True)
+    ids: list[str] = []
+    errors: dict[int, str] = {}
+    for event in run.events:
+        if event["e"] == "collected":
+            ids = list(event["ids"])
+        elif event["e"] == "collect_error":
+            number = plugin.exercise_number(event["file"].split("::")[0])
+            if number is not None:
+                errors[number] = f"its contract tests do not collect: {event['msg']}"
+    if not run.ended:
+        raise GradingError(f"collecting the contract tests failed: {run.output_tail()}")
+    tests: dict[int, tuple[str, ...]] = {}
+    problems: dict[int, str] = {}
+    for ex in exercises:
+        mine = tuple(i for i in ids if plugin.exercise_number(i.split("::")[0]) == ex.number)
+        if ex.number in errors:
+            problems[ex.number] = errors[ex.number]
+        elif not mine:
+            problems[ex.number] = f"{ex.test_file} holds no tests"
+        else:
+            tests[ex.number] = mine
+    reference = Reference(tests, problems)
+    _REFERENCE_CACHE[cache_key] = reference
+    return reference
+
+
+def grade_submission(
+    path: str | Path,
+    exercises: Sequence[Exercise] | None = None,
+    limits: Limits | None = None,
+    reference: Reference | None = None,
+) -> SubmissionResult:
+    """Grade the folder ``path`` on ``exercises`` (every available one when omitted).
+
+    Raise :class:`GradingError` when the folder does not exist or the grader cannot run.
+    """
+    started = time.monotonic()
+    limits = limits or Limits()
+    try:
+        folder = resolve_impl(str(path))
+    except Exception as exc:
+        raise GradingError(str(exc)) from None
+    if exercises is None:
+        exercises = available_exercises()
+    reference = reference or reference_tests(exercises, limits)
+    notes = [f"exercise {n} not graded: {why}" for n, why in sorted(reference.problems.items())]
+    graded = [ex for ex in exercises if ex.number in reference.tests]
+    results: dict[int, ExerciseResult] = {}
+    runnable = []
+    for ex in graded:
+        if isinstance(folder, Path) and not (folder / ex.relpath).is_file():
+            results[ex.number] = ExerciseResult(
+                ex, 0, len(reference.tests[ex.number]), reason=f"{ex.relpath} is missing"
+            )
+        else:
+            runnable.append(ex)
+    while runnable:
+        run = _run_child([REPO_ROOT / ex.test_file for ex in runnable], str(folder), limits)
+        if run.forged:
+            notes.append(f"ignored {run.forged} results lines not written by the grader")
+        begun = run.begun()
+        for ex in runnable:
+            if ex.number not in begun:
+                continue
+            crashed = ex.number == begun[-1] and not run.ended
+            results[ex.number] = _tally(ex, reference.tests[ex.number], run, crashed, limits)
+        if run.ended or not begun:
+            reason = (
+                "its tests did not run"
+                if run.ended
+                else run.crash_reason(limits, "before its tests started")
+            )
+            for ex in runnable:
+                if ex.number not in begun:
+                    total = len(reference.tests[ex.number])
+                    results[ex.number] = ExerciseResult(ex, 0, total, reason=reason)
+            break
+        runnable = [ex for ex in runnable if ex.number not in begun]
+    ordered = tuple(results[ex.number] for ex in graded)
+    name = Path(path).name or str(path)
+    seconds = round(time.monotonic() - started, 2)
+    return SubmissionResult(name, str(path), ordered, tuple(notes), seconds)
+
+
+def grade_many(
+    paths: Sequence[str | Path],
+    exercises: Sequence[Exercise] | None = None,
+    limits: Limits | None = None,
+    jobs: int = 1,
+    progress: Callable[[SubmissionResult], None] | None = None,
+) -> list[SubmissionResult]:
+    """Grade each folder of ``paths`` with up to ``jobs`` running at once; keep their order."""
+    limits = limits or Limits()
+    if exercises is None:
+        exercises = available_exercises()
+    reference = reference_tests(exercises, limits)
+
+    def one(path: str | Path) -> SubmissionResult:
+        result = grade_submission(path, exercises, limits, reference)
+        if progress is not None:
+            progress(result)
+        return result
+
+    if jobs <= 1 or len(paths) <= 1:
+        return [one(p) for p in paths]
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        return list(pool.map(one, paths))
+
+
+# -- one child process -------------------------------------------------------------
+
+
+@dataclass
+class _Run:
+    """What one child process left behind: its verified events and how it ended."""
+
+    events: list[dict[str, Any]]
+    returncode: int | None
+    timed_out: bool
+    output: str
+    forged: int
+
+    @property
+    def ended(self) -> bool:
+        return any(e["e"] == "end" for e in self.events) and not self.timed_out
+
+    def begun(self) -> list[int]:
+        return [int(e["ex"]) for e in self.events if e["e"] == "begin"]
+
+    def last_test(self) -> str:
+        tests = [e["id"] for e in self.events if e["e"] in ("test", "begin") and "id" in e]
+        return tests[-1].split("::", 1)[-1] if tests else ""
+
+    def output_tail(self) -> str:
+        lines = [line for line in self.output.strip().splitlines() if line.strip()]
+        return lines[-1][:300] if lines else f"exit status {self.returncode}"
+
+    def crash_reason(self, limits: Limits, where: str = "") -> str:
+        test = self.last_test()
+        where = f" during {test}" if test else (f" {where}" if where else "")
+        if self.timed_out:
+            return f"timed out after {limits.exercise_seconds:g} s{where}"
+        code = self.returncode
+        if code is not None and code < 0:
+            name = signal.Signals(-code).name
+            hint = " (out of memory?)" if name == "SIGKILL" else ""
+            return f"the test process was killed by {name}{where}{hint}"
+        return (
+            f"the test process stopped with exit status {code}{where}; "
+            "does the code call os._exit() or sys.exit()?"
+        )
+
+
+def _tally(
+    ex: Exercise, ids: tuple[str, ...], run: _Run, crashed: bool, limits: Limits
+) -> ExerciseResult:
+    """Score exercise ``ex`` from the events of ``run``."""
+    total = len(ids)
+    if crashed:
+        return ExerciseResult(ex, 0, total, reason=run.crash_reason(limits))
+    for event in run.events:
+        if event["e"] == "import_failed" and event["ex"] == ex.number:
+            return ExerciseResult(ex, 0, total, reason=str(event["reason"]))
+    outcome = {e["id"]: e for e in run.events if e["e"] == "result"}
+    passed = sum(1 for i in ids if outcome.get(i, {}).get("ok") is True)
+    failures = tuple(
+        Failure(i.split("::", 1)[-1], str(outcome[i]["msg"]) or "failed")
+        for i in ids
+        if i in outcome and not outcome[i]["ok"] and outcome[i].get("run", True)
+    )
+    if not failures and passed < total:
+        failures = (Failure("(not run)", "some tests did not run"),)
+    return ExerciseResult(ex, passed, total, failures=failures[:5])
+
+
+def _run_child(
+    files: Sequence[Path], impl: str, limits: Limits, collect_only: bool = False
+) -> _Run:
+    """Run pytest on ``files`` in a limited child process; return its verified events."""
+    with tempfile.TemporaryDirectory(prefix="solitaire-ds-grade-") as tmp:
+        base = Path(tmp)
+        secret_dir = base / secrets.token_hex(8)
+        secret_dir.mkdir(mode=0o700)
+        results = secret_dir / "events.jsonl"
+        results.touch()
+        workdir = base / "work"
+        workdir.mkdir()
+        key = secrets.token_hex(32)
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "HYPOTHESIS"))}
+        env.update(
+            {
+                plugin.ENV_FLAG: "1",
+                plugin.ENV_RESULTS: str(results),
+                plugin.ENV_KEY: key,
+                plugin.ENV_FAIL_FAST: "1" if limits.fail_fast else "0",
+                "PYTHONHASHSEED": "0",
+                "PYTHONDONTWRITEBYTECODE": "1",
+            }
+        )
+        command = [
+            sys.executable, "-m", "pytest", *map(str, files),
+            "--impl", impl,
+            "-p", "solitaire_ds.grading.plugin",
+            "-p", "no:cacheprovider",
+            "--rootdir", str(REPO_ROOT),
+            "-o", "addopts=",
+            "-q", "--no-header", "--tb=no",
+            "--timeout", f"{limits.test_seconds:g}",
+            "--timeout-method", "signal",
+            "--continue-on-collection-errors",
+        ]  # fmt: skip
+        if collect_only:
+            command.append("--collect-only")
+        reader = _EventReader(results, bytes.fromhex(key))
+        output_path = base / "output.txt"
+        timed_out = False
+        with open(output_path, "wb") as output:
+            child = subprocess.Popen(
+                command,
+                cwd=workdir,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                preexec_fn=_child_limits(limits),
+            )
+            try:
+                current, began = None, time.monotonic()
+                while True:
+                    try:
+                        child.wait(timeout=_POLL)
+                        break
+                    except subprocess.TimeoutExpired:
+                        pass
+                    for event in reader.read():
+                        if event["e"] == "begin" and event["ex"] != current:
+                            current, began = event["ex"], time.monotonic()
+                    if time.monotonic() - began > limits.exercise_seconds:
+                        timed_out = True
+                        break
+            finally:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.killpg(child.pid, signal.SIGKILL)
+                child.wait()
+        reader.read()
+        with open(output_path, "rb") as output:
+            shown = output.read(_OUTPUT_SHOWN).decode("utf-8", "replace")
+        return _Run(reader.events, child.returncode, timed_out, shown, reader.forged)
+
+
+def _child_limits(limits: Limits) -> Callable[[], None]:
+    """Return the function the child runs before ``exec``: its resource limits."""
+
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limits.output_bytes, limits.output_bytes))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        # Writing past RLIMIT_FSIZE then fails with an OSError instead of killing the child.
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+
+    return apply
+
+
+class _EventReader:
+    """Reads the results file as it grows, keeping only correctly signed events."""
+
+    def __init__(self, path: Path, key: bytes) -> None:
+        self._path = path
+        self._key = key
+        self._offset = 0
+        self._partial = b""
+        self.events: list[dict[str, Any]] = []
+        self.forged = 0
+
+    def read(self) -> list[dict[str, Any]]:
+        """Return the events added since the last call."""
+        try:
+            with open(self._path, "rb") as f:
+                f.seek(self._offset)
+                chunk = f.read()
+        except OSError:
+            return []
+        self._offset += len(chunk)
+        data = self._partial + chunk
+        *lines, self._partial = data.split(b"\n")
+        new = []
+        for line in lines:
+            event = self._verify(line)
+            if event is None:
+                self.forged += 1
+            else:
+                new.append(event)
+        self.events.extend(new)
+        return new
+
+    def _verify(self, line: bytes) -> dict[str, Any] | None:
+        try:
+            wrapper = json.loads(line)
+            payload = wrapper["p"]
+            if not isinstance(payload, str) or plugin.sign(self._key, payload) != wrapper["mac"]:
+                return None
+            event = json.loads(payload)
+        except (ValueError, KeyError, TypeError):
+            return None
+        return event if isinstance(event, dict) and "e" in event else None
