@@ -1,0 +1,1 @@
+"""Benchmarks: the figures behind the docs' performance pages (run as modules)."""

@@ -1,0 +1,275 @@
+"""Nanoseconds per operation for the six structures, next to Python's own list and deque.
+
+Run from the repository root::
+
+    python -m benchmarks.structures          # 10^4, 10^5 and 10^6 operations
+    python -m benchmarks.structures --quick  # 10^3, 10^4 and 10^5, one repeat
+
+Each workload first grows the structure and then shrinks it back to empty, so the
+array classes cross every resize twice:
+
+* stack: ``push, push, push, pop`` groups for the first half of the operations, then
+  ``push, pop, pop, pop``; the same on a ``list`` (``append``/``pop``);
+* queue: the same with ``enqueue``/``dequeue``; on a ``collections.deque``
+  (``append``/``popleft``);
+* deque: ``add_rear, add_front, add_rear, remove_front``, then
+  ``add_front, remove_rear, remove_front, remove_rear``; on a ``collections.deque``.
+
+Times are the best of several runs (more for the small sizes), the class and its
+built-in taking turns, with the garbage collector off (as ``timeit`` does),
+measured with ``time.perf_counter``. Targets (issue 2): 10x the operations takes at most
+12x the time; array-based classes within 6x of the built-in per operation, linked
+ones within 10x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import gc
+import itertools
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from solitaire_ds.structures import (
+    ArrayDeque,
+    ArrayQueue,
+    ArrayStack,
+    LinkedDeque,
+    LinkedQueue,
+    LinkedStack,
+)
+
+__all__ = ["Row", "main", "measure"]
+
+GROWTH_TARGET = 12.0
+RATIO_TARGETS = {"array": 6.0, "linked": 10.0}
+
+
+# -- the workloads: each takes a fresh structure and a number of operations -------------------
+
+
+def _two_method_workload(add: Callable[[Any], None], remove: Callable[[], Any], ops: int) -> None:
+    groups = ops // 8  # each half is ops // 2 operations in groups of four
+    for i in range(groups):  # grow: net +2 per group
+        add(i)
+        add(i)
+        add(i)
+        remove()
+    for i in range(groups):  # shrink: net -2 per group, back to empty
+        add(i)
+        remove()
+        remove()
+        remove()
+
+
+def _stack_ops(stack: Any, ops: int) -> None:
+    _two_method_workload(stack.push, stack.pop, ops)
+
+
+def _list_ops(items: list[int], ops: int) -> None:
+    _two_method_workload(items.append, items.pop, ops)
+
+
+def _queue_ops(queue: Any, ops: int) -> None:
+    _two_method_workload(queue.enqueue, queue.dequeue, ops)
+
+
+def _deque_as_queue_ops(items: collections.deque[int], ops: int) -> None:
+    _two_method_workload(items.append, items.popleft, ops)
+
+
+def _four_method_workload(
+    add_front: Callable[[Any], None],
+    add_rear: Callable[[Any], None],
+    remove_front: Callable[[], Any],
+    remove_rear: Callable[[], Any],
+    ops: int,
+) -> None:
+    groups = ops // 8
+    for i in range(groups):
+        add_rear(i)
+        add_front(i)
+        add_rear(i)
+        remove_front()
+    for i in range(groups):
+        add_front(i)
+        remove_rear()
+        remove_front()
+        remove_rear()
+
+
+def _deque_ops(deque: Any, ops: int) -> None:
+    _four_method_workload(
+        deque.add_front, deque.add_rear, deque.remove_front, deque.remove_rear, ops
+    )
+
+
+def _builtin_deque_ops(items: collections.deque[int], ops: int) -> None:
+    _four_method_workload(items.appendleft, items.append, items.popleft, items.pop, ops)
+
+
+@dataclass(frozen=True)
+class _Case:
+    name: str
+    kind: str  # "array" or "linked"
+    make: Callable[[], Any]
+    run: Callable[[Any, int], None]
+    baseline_name: str
+    make_baseline: Callable[[], Any]
+    run_baseline: Callable[[Any, int], None]
+
+
+_CASES = (
+    _Case("ArrayStack", "array", ArrayStack, _stack_ops, "list", list, _list_ops),
+    _Case("LinkedStack", "linked", LinkedStack, _stack_ops, "list", list, _list_ops),
+    _Case(
+        "ArrayQueue", "array", ArrayQueue, _queue_ops,
+        "deque", collections.deque, _deque_as_queue_ops,
+    ),
+    _Case(
+        "LinkedQueue", "linked", LinkedQueue, _queue_ops,
+        "deque", collections.deque, _deque_as_queue_ops,
+    ),
+    _Case(
+        "ArrayDeque", "array", ArrayDeque, _deque_ops,
+        "deque", collections.deque, _builtin_deque_ops,
+    ),
+    _Case(
+        "LinkedDeque", "linked", LinkedDeque, _deque_ops,
+        "deque", collections.deque, _builtin_deque_ops,
+    ),
+)  # fmt: skip
+
+
+# -- measuring -------------------------------------------------------------------------------
+
+
+def _time_once(make: Callable[[], Any], run: Callable[[Any, int], None], ops: int) -> float:
+    structure = make()
+    gc_was_on = gc.isenabled()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        run(structure, ops)
+        elapsed = time.perf_counter() - start
+    finally:
+        if gc_was_on:
+            gc.enable()
+    assert len(structure) == 0, "the workload must leave the structure empty"
+    return elapsed
+
+
+def _best_pair(case: _Case, ops: int, repeats: int) -> tuple[float, float]:
+    """Best time of the class and of its built-in, run in turn so both see the same machine."""
+    best = best_baseline = float("inf")
+    for _ in range(repeats):
+        best = min(best, _time_once(case.make, case.run, ops))
+        best_baseline = min(best_baseline, _time_once(case.make_baseline, case.run_baseline, ops))
+    return best, best_baseline
+
+
+@dataclass(frozen=True)
+class Row:
+    """One class at one size: its time per operation and its built-in's."""
+
+    name: str
+    kind: str
+    baseline: str
+    ops: int
+    seconds: float
+    baseline_seconds: float
+
+    @property
+    def ns_per_op(self) -> float:
+        return self.seconds / self.ops * 1e9
+
+    @property
+    def baseline_ns_per_op(self) -> float:
+        return self.baseline_seconds / self.ops * 1e9
+
+    @property
+    def ratio(self) -> float:
+        return self.seconds / self.baseline_seconds
+
+
+def measure(sizes: list[int], repeats: int) -> list[Row]:
+    """Time every class and its built-in at each size; return one row per (class, size)."""
+    rows = []
+    for case in _CASES:
+        for ops in sizes:
+            # small sizes are cheap: repeat them more, so the best run is a quiet one
+            runs = max(repeats, 3 * 10**5 // ops)
+            seconds, base = _best_pair(case, ops, runs)
+            rows.append(Row(case.name, case.kind, case.baseline_name, ops, seconds, base))
+    return rows
+
+
+# -- reporting -------------------------------------------------------------------------------
+
+
+def _power(ops: int) -> str:
+    exponent = len(str(ops)) - 1
+    return f"10^{exponent}" if ops == 10**exponent else str(ops)
+
+
+def report(rows: list[Row]) -> tuple[str, int]:
+    """Return the table and the PASS/MISS lines as text, and the number of misses."""
+    lines = [
+        f"{'class':<12} {'ops':>5} {'ns/op':>8} {'built-in':>9} {'ns/op':>8} "
+        f"{'ratio':>6} {'growth':>7}",
+        "-" * 61,
+    ]
+    verdicts = []
+    misses = 0
+    previous: Row | None = None
+    for row in rows:
+        growth = ""
+        if previous is not None and previous.name == row.name:
+            factor = row.seconds / previous.seconds
+            growth = f"{factor:.1f}x"
+        lines.append(
+            f"{row.name:<12} {_power(row.ops):>5} {row.ns_per_op:>8.1f} {row.baseline:>9} "
+            f"{row.baseline_ns_per_op:>8.1f} {row.ratio:>5.2f}x {growth:>7}"
+        )
+        previous = row
+    for name in dict.fromkeys(row.name for row in rows):
+        mine = [row for row in rows if row.name == name]
+        target = RATIO_TARGETS[mine[0].kind]
+        worst_ratio = max(row.ratio for row in mine)
+        growths = [b.seconds / a.seconds for a, b in itertools.pairwise(mine)]
+        worst_growth = max(growths, default=0.0)
+        for label, value, limit in [
+            (f"within {target:g}x of {mine[0].baseline}", worst_ratio, target),
+            (f"10x ops -> at most {GROWTH_TARGET:g}x time", worst_growth, GROWTH_TARGET),
+        ]:
+            ok = value <= limit
+            misses += not ok
+            verdicts.append(f"{'PASS' if ok else 'MISS'}  {name:<12} {label}: worst {value:.2f}x")
+    return "\n".join([*lines, "", *verdicts]), misses
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print the table; return 0 (1 with ``--strict`` and a miss)."""
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.structures", description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="smaller sizes, one repeat")
+    parser.add_argument("--repeats", type=int, default=None, help="runs per measurement (best kept)")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    args = parser.parse_args(argv)
+    sizes = [10**3, 10**4, 10**5] if args.quick else [10**4, 10**5, 10**6]
+    repeats = args.repeats or (1 if args.quick else 3)
+    print(
+        f"Python {sys.version.split()[0]}, best of at least {repeats} runs, "
+        "garbage collector off while timing"
+    )
+    print()
+    table, misses = report(measure(sizes, repeats))
+    print(table)
+    return 1 if misses and args.strict else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
