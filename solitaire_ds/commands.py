@@ -30,7 +30,7 @@ from solitaire_ds.simulate import (
     run_deals,
     seeded_deals,
 )
-from solitaire_ds.structures.toolkit import Toolkit, load_toolkit
+from solitaire_ds.structures.toolkit import DEFAULT_TOOLKIT, Toolkit, load_toolkit
 
 __all__ = ["add_option_flags", "positive_int", "register", "seed_int"]
 
@@ -152,8 +152,17 @@ def _play(args: argparse.Namespace) -> int:
     toolkit = _toolkit(args.impl)
     chosen = _choose(cls, args.player)
     choose, player = chosen if chosen is not None else (None, None)
-    game = cls(deck, options, toolkit=toolkit)
-    record = play_record(game, choose, player)
+    try:
+        game = cls(deck, options, toolkit=toolkit)
+        record = play_record(game, choose, player)
+    except Exception as exc:
+        if toolkit is DEFAULT_TOOLKIT:
+            raise
+        # The student's structures broke the game: say where, without a traceback.
+        print(f"solitaire-ds: the game stopped: {_where(exc)} raised {type(exc).__name__}: {exc}\n"
+              f"  (structures from {toolkit.source}; run `solitaire-ds check` to find the bug)",
+              file=sys.stderr)
+        return 1
     print(f"Deal: {origin}" + (f"; structures from {toolkit.source}" if args.impl != "solitaire_ds"
                                else ""))
     print(render_text(record), end="")
@@ -161,6 +170,19 @@ def _play(args: argparse.Namespace) -> int:
         _write(args.json, record.dumps())
         print(f"Record written to {args.json}")
     return 0
+
+
+def _where(exc: BaseException) -> str:
+    """Return ``Class.method`` of the innermost frame of ``exc`` (where the student's code broke)."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return "the game"
+    frame = tb.tb_frame
+    owner = frame.f_locals.get("self")
+    name = frame.f_code.co_name
+    return f"{type(owner).__name__}.{name}" if owner is not None else name
 
 
 def _write(path: Path, text: str) -> None:

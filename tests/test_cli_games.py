@@ -126,3 +126,17 @@ def test_python_dash_m_runs_the_same_command_line() -> None:
                            "--games", "0"], capture_output=True, text=True, check=False)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1
+
+
+def test_play_on_a_students_structures_gives_the_same_game(capsys: pytest.CaptureFixture[str]) -> None:
+    status, reference, _ = run(capsys, "play", "perpetual-motion", "--seed", "2")
+    status_impl, theirs, _ = run(capsys, "play", "perpetual-motion", "--seed", "2", "--impl", "solutions")
+    assert status == status_impl == 0
+    assert theirs.splitlines()[0] == "Deal: seed 2; structures from solutions"
+    assert theirs.splitlines()[1:] == reference.splitlines()[1:]
+
+
+def test_play_on_unfinished_structures_says_which_method_broke(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "play", "perpetual-motion", "--seed", "2", "--impl", "exercises")
+    assert status == 1 and "Traceback" not in err
+    assert "the game stopped: Array" in err and "raised NotImplementedError" in err
