@@ -208,6 +208,28 @@ def measure(sizes: list[int], repeats: int) -> list[Row]:
     return rows
 
 
+class _DoNothing:
+    """A stack whose methods do nothing: the cost of calling a Python method at all."""
+
+    __slots__ = ()
+
+    def push(self, item: object) -> None:
+        pass
+
+    def pop(self) -> None:
+        pass
+
+    def __len__(self) -> int:
+        return 0
+
+
+def _call_floor(ops: int, repeats: int) -> tuple[float, float]:
+    """Return ns/op of the stack workload on do-nothing methods and on a list."""
+    case = _Case("floor", "array", _DoNothing, _stack_ops, "list", list, _list_ops)
+    seconds, base = _best_pair(case, ops, repeats)
+    return seconds / ops * 1e9, base / ops * 1e9
+
+
 # -- reporting -------------------------------------------------------------------------------
 
 
@@ -268,6 +290,13 @@ def main(argv: list[str] | None = None) -> int:
     print()
     table, misses = report(measure(sizes, repeats))
     print(table)
+    floor, builtin = _call_floor(sizes[-1], repeats)
+    print()
+    print(
+        f"For scale: a Python method that does nothing costs {floor:.1f} ns/op in the stack "
+        f"workload, list {builtin:.1f} ns/op ({floor / builtin:.1f}x): the interpreter's call "
+        "overhead alone uses a large part of each target."
+    )
     return 1 if misses and args.strict else 0
 
 

@@ -533,6 +533,16 @@ class QueueContract(_CommonContract):
         assert list(queue) == [2, 3], f"after emptying and enqueue(2), enqueue(3): {queue!r}"
         queue._check()
 
+    def test_alternating_enqueue_and_dequeue_keeps_working(
+        self, structure_class: type[Any]
+    ) -> None:
+        queue = structure_class()
+        for item in range(50):  # the front and back go round a small buffer many times
+            queue.enqueue(item)
+            got = queue.dequeue()
+            assert got == item, f"after {item + 1} enqueue/dequeue pairs got {got!r}"
+            queue._check()
+
     def test_order_survives_wrapping_and_growing(self, structure_class: type[Any]) -> None:
         queue = structure_class()
         expected: collections.deque[int] = collections.deque()
@@ -604,6 +614,18 @@ class DequeContract(_CommonContract):
         assert list(deque) == list(range(99, -1, -1))
         assert [deque.remove_rear() for _ in range(100)] == list(range(100))
         deque._check()
+
+    def test_alternating_ends_keep_working(self, structure_class: type[Any]) -> None:
+        deque = structure_class()
+        for item in range(50):  # go round a small buffer both ways, many times
+            deque.add_front(item)
+            got = deque.remove_rear()
+            assert got == item, f"after add_front({item}) remove_rear() got {got!r}"
+            deque._check()
+            deque.add_rear(item)
+            got = deque.remove_front()
+            assert got == item, f"after add_rear({item}) remove_front() got {got!r}"
+            deque._check()
 
     def test_matches_a_deque_over_random_operations(self, structure_class: type[Any]) -> None:
         run_machine(deque_machine(structure_class))
