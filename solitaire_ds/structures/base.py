@@ -59,11 +59,22 @@ class _Container(ABC, Generic[T]):
         """Return True when the structure holds no items.
 
         Runtime complexity: O(1).
+
+        >>> from solitaire_ds.structures import ArrayQueue
+        >>> ArrayQueue().is_empty(), ArrayQueue([1]).is_empty()
+        (True, False)
         """
         return len(self) == 0
 
     def __bool__(self) -> bool:
-        """Return True when the structure holds at least one item. Runtime complexity: O(1)."""
+        """Return True when the structure holds at least one item.
+
+        Runtime complexity: O(1).
+
+        >>> from solitaire_ds.structures import LinkedStack
+        >>> bool(LinkedStack()), bool(LinkedStack([0]))
+        (False, True)
+        """
         return not self.is_empty()
 
     # -- comparison and display --------------------------------------------------
@@ -76,6 +87,10 @@ class _Container(ABC, Generic[T]):
         """Equal when ``other`` is of the very same class and holds the same items in order.
 
         Runtime complexity: O(n).
+
+        >>> from solitaire_ds.structures import ArrayStack, LinkedStack
+        >>> ArrayStack([1, 2]) == ArrayStack([1, 2]), ArrayStack([1, 2]) == LinkedStack([1, 2])
+        (True, False)
         """
         if type(other) is not type(self):
             return NotImplemented
@@ -85,7 +100,14 @@ class _Container(ABC, Generic[T]):
     __hash__ = None  # type: ignore[assignment]  # mutable containers are unhashable
 
     def __repr__(self) -> str:
-        """Return an expression that rebuilds the structure. Runtime complexity: O(n)."""
+        """Return an expression that rebuilds the structure.
+
+        Runtime complexity: O(n).
+
+        >>> from solitaire_ds.structures import ArrayDeque
+        >>> ArrayDeque("ab")
+        ArrayDeque(['a', 'b'])
+        """
         return f"{type(self).__name__}({self._insertion_order()!r})"
 
     @abstractmethod
