@@ -1,0 +1,486 @@
+"""Klondike played by a fixed priority of moves, for money: seven piles, a stock and a waste.
+
+Invariant: the 52 cards are always split between the stock, the waste, the four
+foundations and the seven piles. Every foundation holds one suit, ace first, in rising
+order. Every pile is a face-down part under a face-up run that descends one rank at a
+time in alternating colours, and its top card is face up whenever the pile is not empty.
+
+Vocabulary:
+
+* a *pile* (seven of them, numbered 1 to 7) is two Stacks: its face-down cards, and on
+  them the face-up run (a Stack whose top is the card played on last). A Stack shows
+  only its top, so the game also keeps, for each pile, its top and bottom face-up card
+  (``None`` when empty): rule 3 places a run by its bottom card;
+* the *stock* is a Queue: the deck's 29th card is turned first, the 30th next and so
+  on, exactly the order in which the deck lists them, and nothing ever goes back into
+  the stock (one pass, no redeal). A Queue takes the cards in the deck's order and gives
+  them back in that order, so the deck's text is the stock's order with no reversal;
+  a Stack would have to be filled back to front;
+* the *waste* is a Stack (only its top card plays), and so is each of the four
+  *foundations* (one per suit; a card on it never comes back).
+
+The rules, exactly as this module plays them (the reading of rule text 004):
+
+* The deal: in round r (r = 1 … 7) one card goes to each of piles r … 7, left to right,
+  and the first card of the round (the one on pile r) is face up. The other 24 cards
+  are the stock.
+* On the piles, cards build down in rank, alternating colour. All the face-up cards of
+  a pile move together, placed by their bottom card; there are no partial moves. A
+  face-down card left on top of a pile is turned up. Only a king (with everything on
+  it) may fill an empty pile, from a pile or from the waste.
+* Begin by turning one stock card onto the waste. Then, restarting at 1 after every move:
+
+  1. a top card to its foundation: piles left to right first, then the waste;
+  2. the waste's top card onto the leftmost pile that takes it;
+  3. the leftmost pile whose face-up cards can move, onto the leftmost pile that
+     takes them;
+  4. otherwise turn the next stock card onto the waste and go back to 1.
+
+  In 1 and 2, when the waste becomes empty, the next stock card is turned onto it.
+* Guard: a run whose bottom card is a king lying at the bottom of its pile is never
+  moved (the rule text alone would move it from one empty pile to another forever).
+* The game is over when all 52 cards are on the foundations, or when the stock is
+  exhausted and no move is possible. The player pays $52 and wins $5 a card played to
+  the foundations: ``net = 5 * to_foundation - 52``.
+
+Why every game ends: each step either turns a stock card (at most 24 times), or turns
+up a face-down card (at most 21), or moves cards. A card reaches the foundations once
+(at most 52 moves) and leaves the waste once (at most 24 moves). A rule-3 move places
+a run by its bottom card ``b``: a card other than a king lands on a face-up card one
+rank higher, which stays under it until ``b`` itself goes to a foundation, so ``b`` is
+never again the bottom of a run; a king moves only off face-down cards onto an empty
+pile, where the guard holds it for good. So no card is the bottom of two rule-3 moves
+(at most 52 of them), and a game takes at most :data:`MAX_STEPS` steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, NamedTuple
+
+from solitaire_ds.cards import Card, Deck, Rank, Suit
+from solitaire_ds.games.base import Event, Game, GameOptions
+from solitaire_ds.stats import format_rate, mean_interval
+from solitaire_ds.structures import DEFAULT_TOOLKIT, Queue, Stack, Toolkit
+
+__all__ = ["MAX_STEPS", "PAYOUT", "STAKE", "Klondike", "KlondikeOptions", "dollars"]
+
+Pile = Stack[Card]
+Stock = Queue[Card]
+
+NUM_PILES = 7
+TABLEAU_CARDS = 28  # 1 + 2 + ... + 7
+#: Dollars the player pays the house for one game.
+STAKE = 52
+#: Dollars the player wins for each card played to the foundations.
+PAYOUT = 5
+#: The most steps (``advance`` calls) a game can take: 1 first turn + 23 more stock turns,
+#: 52 foundation moves, 24 moves off the waste, 52 rule-3 moves, and the final step.
+MAX_STEPS = 24 + 52 + 24 + 52 + 1
+
+#: A move's source when the card comes off the waste, and its target for a foundation.
+WASTE = -1
+FOUNDATION = -1
+
+
+class _Move(NamedTuple):
+    """A move the rules chose: its rule number, source and target (pile index from 0)."""
+
+    rule: int
+    source: int  # a pile index, or WASTE
+    target: int  # a pile index, or FOUNDATION
+
+
+def _places_for(card: Card) -> frozenset[Card | None]:
+    """Return the pile tops ``card`` may go on; None stands for an empty pile (kings only)."""
+    if card.rank is Rank.KING:
+        return frozenset([None])
+    higher = Rank(card.rank + 1)
+    return frozenset(Card(higher, suit) for suit in Suit if suit.color is not card.color)
+
+
+_ALL_CARDS = tuple(Deck.standard())
+#: For each card, the tops it may be placed on (by a move onto a pile).
+_PLACES: dict[Card, frozenset[Card | None]] = {card: _places_for(card) for card in _ALL_CARDS}
+#: For each card, the card its foundation takes after it (None after a king).
+_NEXT_ON_FOUNDATION: dict[Card, Card | None] = {
+    card: Card(Rank(card.rank + 1), card.suit) if card.rank < Rank.KING else None
+    for card in _ALL_CARDS
+}
+
+
+@dataclass(frozen=True)
+class KlondikeOptions(GameOptions):
+    """Klondike has no rule options: the rule text fixes every choice.
+
+    >>> KlondikeOptions().to_json()
+    {}
+    """
+
+
+def dollars(amount: float, places: int = 0) -> str:
+    """Return an amount of dollars with its sign: ``'+$8'``, ``'-$17.50'``, ``'$0'``.
+
+    >>> dollars(8), dollars(-17.5, 2), dollars(0), dollars(-19285)
+    ('+$8', '-$17.50', '$0', '-$19,285')
+    """
+    text = f"${abs(amount):,.{places}f}"
+    if round(amount, places) == 0:
+        return text
+    return ("+" if amount > 0 else "-") + text
+
+
+class Klondike(Game):
+    """One deal of Klondike, played by the priority of moves to its end by :meth:`run`.
+
+    Looking:
+        :meth:`is_over`, :meth:`result`, :meth:`board`, :attr:`to_foundation`.
+    Acting:
+        :meth:`advance` (the first turn, then one move or one stock turn per call),
+        :meth:`run`.
+
+    >>> game = Klondike(Deck.shuffled(3))
+    >>> result = game.run()
+    >>> sorted(result)
+    ['cards_left', 'net', 'to_foundation', 'won']
+    >>> result["net"] == 5 * result["to_foundation"] - 52
+    True
+    """
+
+    name: ClassVar[str] = "klondike"
+    title: ClassVar[str] = "Klondike"
+    options_type: ClassVar[type[GameOptions]] = KlondikeOptions
+
+    def __init__(
+        self,
+        deck: Deck,
+        options: GameOptions | None = None,
+        *,
+        toolkit: Toolkit = DEFAULT_TOOLKIT,
+        record: bool = True,
+    ) -> None:
+        """Deal ``deck`` (all 52 cards; raise ValueError otherwise) and record the deal.
+
+        >>> Klondike(Deck.shuffled(1)).board().splitlines()[3]
+        'pile 1: J♠'
+        """
+        super().__init__(deck, options, toolkit=toolkit, record=record)
+        if len(deck) != len(_ALL_CARDS):
+            raise ValueError(f"Klondike needs all 52 cards, not a deck of {len(deck)}")
+        self.face_down: list[Pile] = [toolkit.stack() for _ in range(NUM_PILES)]
+        self.face_up: list[Pile] = [toolkit.stack() for _ in range(NUM_PILES)]
+        self.waste: Pile = toolkit.stack()
+        self.foundations: dict[Suit, Pile] = {suit: toolkit.stack() for suit in Suit}
+        self.stock: Stock = toolkit.queue(deck[TABLEAU_CARDS:])
+        self._hand: Pile = toolkit.stack()  # carries a run from pile to pile, in order
+        # What the structures show only slowly, kept up to date by every move:
+        self._tops: list[Card | None] = [None] * NUM_PILES  # top face-up card of each pile
+        self._bottoms: list[Card | None] = [None] * NUM_PILES  # bottom face-up card
+        self._waste_top: Card | None = None
+        self._wanted: set[Card] = {Card(Rank.ACE, suit) for suit in Suit}  # next on each foundation
+        self.to_foundation = 0
+        self._started = False
+        self._over = False
+        self._deal()
+
+    # -- looking ------------------------------------------------------------------------
+
+    def is_over(self) -> bool:
+        return self._over
+
+    def result(self) -> dict[str, Any]:
+        """Return ``won``, ``to_foundation``, ``cards_left`` and ``net`` (in dollars).
+
+        >>> Klondike(Deck.shuffled(1)).result()
+        {'won': False, 'to_foundation': 0, 'cards_left': 52, 'net': -52}
+        """
+        played = self.to_foundation
+        return {
+            "won": played == len(_ALL_CARDS),
+            "to_foundation": played,
+            "cards_left": len(_ALL_CARDS) - played,
+            "net": PAYOUT * played - STAKE,
+        }
+
+    def board(self) -> str:
+        """Return the table as text: stock, waste, foundations, then each pile.
+
+        Face-down cards show as ``##``; a pile and the waste are written bottom card first.
+        """
+        waste = [card.label for card in self.waste]
+        waste.reverse()
+        foundations = "  ".join(
+            f"{suit.symbol} {pile.peek().label if pile else '·'}"
+            for suit, pile in self.foundations.items())
+        lines = [f"stock: {len(self.stock)} cards",
+                 f"waste: {' '.join(waste) if waste else '·'}",
+                 f"foundations: {foundations}"]
+        for number, (down, up) in enumerate(zip(self.face_down, self.face_up, strict=True),
+                                            start=1):
+            cards = ["##"] * len(down) + [card.label for card in reversed(list(up))]
+            lines.append(f"pile {number}: {' '.join(cards) if cards else '·'}")
+        return "\n".join(lines)
+
+    # -- acting -------------------------------------------------------------------------
+
+    def advance(self) -> None:
+        """Take the next step: the first stock turn, then one move (rules 1-3) or one turn.
+
+        A move includes what follows from it at once: a face-down card turned up, a new
+        waste card when the waste became empty, the end of a won game.
+
+        Runtime complexity: O(p²) to choose a move among p = 7 piles, plus O(k) to move
+        a run of k cards.
+        """
+        if self._over:
+            super().advance()
+        if not self._started:
+            self._started = True
+            self._turn("start")
+            return
+        move = self._choose_move()
+        if move is not None:
+            self._make(move)
+            if self.to_foundation == len(_ALL_CARDS):
+                self._finish()
+        elif self.stock:
+            self._turn("rule 4")
+        else:
+            self._finish()
+
+    def run(self) -> dict[str, Any]:
+        """Play the game to its end and return its result (the loop of :meth:`advance`).
+
+        Runtime complexity: O(MAX_STEPS) steps.
+
+        >>> Klondike(Deck.standard()).run()["to_foundation"]
+        28
+        """
+        advance = self.advance
+        while not self._over:
+            advance()
+        return self.result()
+
+    def _choose_move(self) -> _Move | None:
+        """Return the move rules 1-3 choose now, in priority order; None leaves rule 4.
+
+        1. the leftmost pile whose top card its foundation takes, else the waste's top;
+        2. the waste's top card onto the leftmost pile that takes it;
+        3. the leftmost pile whose face-up run may move (not a king already at the
+           bottom of its pile), onto the leftmost pile that takes its bottom card.
+        """
+        # BEGIN SOLUTION: Return the _Move that rules 1, 2 and 3 choose, in that order, or None.
+        wanted = self._wanted
+        for pile, top in enumerate(self._tops):
+            if top in wanted:
+                return _Move(1, pile, FOUNDATION)
+        waste_top = self._waste_top
+        if waste_top is not None:
+            if waste_top in wanted:
+                return _Move(1, WASTE, FOUNDATION)
+            target = self._target(waste_top)
+            if target is not None:
+                return _Move(2, WASTE, target)
+        for pile, bottom in enumerate(self._bottoms):
+            if bottom is None:
+                continue
+            if bottom.rank is Rank.KING and not self.face_down[pile]:
+                continue  # the guard: a king at the bottom of its pile stays
+            target = self._target(bottom)
+            if target is not None:
+                return _Move(3, pile, target)
+        return None
+        # END SOLUTION
+
+    def _target(self, card: Card) -> int | None:
+        """Return the leftmost pile that takes ``card`` (a king: an empty pile), or None.
+
+        A pile never takes its own run: its top is no higher than the run's bottom card.
+        """
+        places = _PLACES[card]
+        for pile, top in enumerate(self._tops):
+            if top in places:
+                return pile
+        return None
+
+    def _make(self, move: _Move) -> None:
+        """Carry out ``move`` and what follows it at once (turn-ups, refilling the waste)."""
+        rule, source, target = move
+        if source == WASTE:
+            card = self.waste.pop()
+            self._waste_top = self.waste.peek() if self.waste else None
+            if target == FOUNDATION:
+                self._to_foundation(card)
+            else:
+                self.face_up[target].push(card)
+                self._landed(target, card, card)
+            if self.recording:
+                self._emit_move(rule, [card], source, target)
+            if self._waste_top is None and self.stock:
+                self._turn("waste empty")
+            return
+        up = self.face_up[source]
+        if target == FOUNDATION:
+            card = up.pop()
+            self._to_foundation(card)
+            moved = [card]
+        else:
+            hand = self._hand
+            for _ in range(len(up)):
+                hand.push(up.pop())
+            bottom = hand.peek()
+            moved = []
+            for _ in range(len(hand)):
+                card = hand.pop()
+                self.face_up[target].push(card)
+                moved.append(card)
+            self._landed(target, bottom, card)
+        if self.recording:
+            self._emit_move(rule, moved, source, target)
+        self._uncover(source)
+
+    def _to_foundation(self, card: Card) -> None:
+        """Put ``card`` (which its foundation wants) on its foundation."""
+        self.foundations[card.suit].push(card)
+        self._wanted.remove(card)
+        following = _NEXT_ON_FOUNDATION[card]
+        if following is not None:
+            self._wanted.add(following)
+        self.to_foundation += 1
+
+    def _landed(self, pile: int, bottom: Card, top: Card) -> None:
+        """Note that a run from ``bottom`` to ``top`` was just put on ``pile``."""
+        if self._tops[pile] is None:
+            self._bottoms[pile] = bottom
+        self._tops[pile] = top
+
+    def _uncover(self, pile: int) -> None:
+        """Update a pile that lost cards: turn up a face-down card left on top."""
+        up = self.face_up[pile]
+        if up:
+            self._tops[pile] = up.peek()
+            return
+        down = self.face_down[pile]
+        if down:
+            card = down.pop()
+            up.push(card)
+            self._tops[pile] = self._bottoms[pile] = card
+            if self.recording:
+                self.emit({"type": "turn_up", "card": card.code, "pile": pile + 1})
+        else:
+            self._tops[pile] = self._bottoms[pile] = None
+
+    def _turn(self, reason: str) -> None:
+        """Turn the next stock card onto the waste (the stock is not empty)."""
+        card = self.stock.dequeue()
+        self.waste.push(card)
+        self._waste_top = card
+        if self.recording:
+            self.emit({"type": "turn", "card": card.code, "reason": reason,
+                       "stock_left": len(self.stock)})
+
+    def _deal(self) -> None:
+        """Deal 28 cards: round r puts one card on each of piles r … 7, the first face up."""
+        deck = self.deck
+        position = 0
+        for first in range(NUM_PILES):
+            for pile in range(first, NUM_PILES):
+                card = deck[position]
+                position += 1
+                if pile == first:
+                    self.face_up[pile].push(card)
+                    self._tops[pile] = self._bottoms[pile] = card
+                else:
+                    self.face_down[pile].push(card)
+        if self.recording:
+            piles = []
+            for down, up in zip(self.face_down, self.face_up, strict=True):
+                codes = [card.code for card in up] + [card.code for card in down]
+                codes.reverse()
+                piles.append(codes)
+            self.emit({"type": "deal", "piles": piles, "stock": len(self.stock)})
+
+    def _finish(self) -> None:
+        self._over = True
+        self.emit({"type": "result", **self.result()})
+
+    def _emit_move(self, rule: int, cards: list[Card], source: int, target: int) -> None:
+        self.emit({"type": "move", "rule": rule, "cards": [card.code for card in cards],
+                   "from": "waste" if source == WASTE else f"pile {source + 1}",
+                   "to": "foundation" if target == FOUNDATION else f"pile {target + 1}"})
+
+    # -- describing ---------------------------------------------------------------------
+
+    def describe(self, event: Event) -> str:
+        """Return one line for ``event``: the deal, a turn, a move with its rule, a result.
+
+        >>> Klondike(Deck.standard()).describe(
+        ...     {"type": "move", "rule": 3, "cards": ["7C", "6H"], "from": "pile 2", "to": "pile 5"})
+        'rule 3: 7♣ 6♥ from pile 2 onto pile 5'
+        """
+        kind = event["type"]
+        if kind == "deal":
+            return (f"deal 28 cards into 7 piles, the top card of each face up; "
+                    f"{event['stock']} cards in the stock")
+        if kind == "turn":
+            why = {"start": "to begin", "rule 4": "(rule 4: no move)",
+                   "waste empty": "(the waste is empty)"}.get(event["reason"], event["reason"])
+            return (f"turn {_labels([event['card']])} from the stock onto the waste {why}; "
+                    f"{event['stock_left']} left in the stock")
+        if kind == "turn_up":
+            return f"turn up {_labels([event['card']])} on pile {event['pile']}"
+        if kind == "move":
+            where = "from the waste" if event["from"] == "waste" else f"from {event['from']}"
+            to = event["to"]
+            if to == "foundation":
+                onto = "to the foundation"
+            elif Card.parse(event["cards"][0]).rank is Rank.KING:  # kings go to empty piles only
+                onto = f"into the empty {to}"
+            else:
+                onto = f"onto {to}"
+            return f"rule {event['rule']}: {_labels(event['cards'])} {where} {onto}"
+        if kind == "result":
+            money = (f"paid ${STAKE}, won ${PAYOUT * event['to_foundation']} for "
+                     f"{event['to_foundation']} cards: net {dollars(event['net'])}")
+            if event["won"]:
+                return f"won: all 52 cards are on the foundations; {money}"
+            return (f"over: the stock is exhausted and no move is possible; "
+                    f"{event['cards_left']} cards left; {money}")
+        return super().describe(event)
+
+    def show_board_after(self, events: Sequence[Event]) -> bool:
+        """Draw the board after the deal and after every stock card turned."""
+        return any(event["type"] in ("deal", "turn") for event in events)
+
+    @classmethod
+    def summarize(cls, results: Sequence[dict[str, Any]]) -> list[str]:
+        """The money report: games, wins, cards to the foundations, net winnings.
+
+        >>> for line in Klondike.summarize([
+        ...         {"won": False, "to_foundation": 8, "cards_left": 44, "net": -12},
+        ...         {"won": True, "to_foundation": 52, "cards_left": 0, "net": 208}]):
+        ...     print(line)
+        games played: 2
+        won: 50.00% (95% CI 9.45%-90.55%, 1 of 2)
+        cards played to the foundations: 60 in all, 30.00 a game (95% CI -13.12 to 73.12)
+        net winnings: +$196 in all ($104 paid, $300 won); +$98.00 a game (95% CI -$117.60 to +$313.60)
+        """
+        n = len(results)
+        cards = [r["to_foundation"] for r in results]
+        nets = [r["net"] for r in results]
+        wins = sum(1 for r in results if r["won"])
+        lines = [f"games played: {n}", f"won: {format_rate(wins, n)}"]
+        if n:
+            mean, lo, hi = mean_interval(cards)
+            lines.append(f"cards played to the foundations: {sum(cards)} in all, "
+                         f"{mean:.2f} a game (95% CI {lo:.2f} to {hi:.2f})")
+            mean, lo, hi = mean_interval(nets)
+            lines.append(f"net winnings: {dollars(sum(nets))} in all (${STAKE * n:,} paid, "
+                         f"${PAYOUT * sum(cards):,} won); {dollars(mean, 2)} a game "
+                         f"(95% CI {dollars(lo, 2)} to {dollars(hi, 2)})")
+        return lines
+
+
+def _labels(codes: list[str]) -> str:
+    return " ".join(Card.parse(code).label for code in codes)
