@@ -20,6 +20,7 @@ __all__ = ["COMMAND_MODULES", "UsageError", "main"]
 COMMAND_MODULES: tuple[str, ...] = (
     "solitaire_ds.commands",
     "solitaire_ds.grading.commands",
+    "solitaire_ds.klondike_report",
 )
 
 

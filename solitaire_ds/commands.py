@@ -196,6 +196,10 @@ def _write(path: Path, text: str) -> None:
 
 def _simulate(args: argparse.Namespace) -> int:
     cls = _game(args.game)
+    if cls.name == "klondike":  # the money report of rule text 004 (issue 5)
+        from solitaire_ds.klondike_report import run_report
+
+        return run_report(args)
     options = _options(cls, args)
     if args.decks is not None:
         if args.seed is not None or args.games is not None:
