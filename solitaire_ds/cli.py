@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "solitaire_ds.commands",
     "solitaire_ds.grading.commands",
     "solitaire_ds.klondike_report",
+    "solitaire_ds.docs_command",
 )
 
 

@@ -1,0 +1,832 @@
+"""Generated parts of the docs site: every figure, table and record comes from the real code.
+
+A page asks for generated content with a directive on a line of its own::
+
+    <!-- gen: record game=perpetual-motion seed=7 -->
+
+:func:`expand` replaces each directive by the Markdown (and inline SVG) its generator
+returns. The mkdocs hook (``generate.py``) calls it for every page, and the docs tests
+call the generators directly. Generators never simulate many deals: long statistics are
+read from ``docs/data/*.json``, written once by ``scripts/docs_figures.py``.
+
+Invariant: a generator is a pure function of the package's code, the directive's
+arguments and the stored data; for a game whose module has not landed yet it returns
+an admonition saying so, never an error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import inspect
+import json
+import math
+import os
+import re
+import shlex
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+DATA = ROOT / "docs" / "data"
+
+__all__ = ["GENERATORS", "DirectiveError", "expand"]
+
+#: Issue that brings each game (for the "coming with issue N" notes).
+GAME_ISSUES = {"perpetual-motion": 3, "idiots-delight": 4, "aces-up": 4, "klondike": 5}
+
+
+class DirectiveError(ValueError):
+    """A directive that names no generator or gives it bad arguments."""
+
+
+_DIRECTIVE = re.compile(r"^<!--\s*gen:\s*(?P<name>[\w-]+)(?P<args>.*?)-->\s*$", re.MULTILINE)
+
+
+def expand(markdown: str, where: str = "page") -> str:
+    """Replace every ``<!-- gen: NAME key=value ... -->`` line by its generated Markdown."""
+
+    def one(match: re.Match[str]) -> str:
+        name = match.group("name")
+        if name not in GENERATORS:
+            raise DirectiveError(f"{where}: unknown generator {name!r} (known: {', '.join(sorted(GENERATORS))})")
+        args: dict[str, str] = {}
+        for token in shlex.split(match.group("args")):
+            key, sep, value = token.partition("=")
+            if not sep:
+                raise DirectiveError(f"{where}: argument {token!r} of {name!r} is not key=value")
+            args[key] = value
+        try:
+            return GENERATORS[name](**args).rstrip("\n")
+        except TypeError as exc:
+            raise DirectiveError(f"{where}: {name}: {exc}") from None
+
+    return _DIRECTIVE.sub(one, markdown)
+
+
+# -- small helpers ------------------------------------------------------------------------------
+
+
+def _esc(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _game_class(name: str) -> Any | None:
+    from solitaire_ds.games import UnknownGame, game_class
+
+    try:
+        return game_class(name)
+    except UnknownGame:
+        return None
+    except Exception:  # a game module half-way through being written: treat it as not landed
+        return None
+
+
+def _coming(game: str, what: str) -> str:
+    issue = GAME_ISSUES.get(game, "?")
+    return (f'!!! note "Coming with issue {issue}"\n'
+            f"    {what} appears here, generated from the code, as soon as "
+            f"`solitaire_ds.games` offers `{game}` (issue {issue} is building it).\n")
+
+
+def _docstring_head(obj: Any) -> str:
+    return inspect.cleandoc(obj.__doc__ or "")
+
+
+# -- the command-line reference ------------------------------------------------------------------
+
+
+def cli() -> str:
+    """Every command, sub-command and option, from ``solitaire_ds.cli.build_parser()``."""
+    from solitaire_ds.cli import build_parser
+
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "96"
+    try:
+        parser = build_parser()
+        out = ["Generated from `solitaire_ds.cli.build_parser()` when the site is built.", ""]
+        out += _parser_section(parser, "solitaire-ds", level=2, top=True)
+    finally:
+        if old is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = old
+    return "\n".join(out)
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> Iterator[tuple[str, str, argparse.ArgumentParser]]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {a.dest: a.help or "" for a in action._choices_actions}
+            for name, sub in action.choices.items():
+                yield name, helps.get(name, ""), sub
+
+
+def _parser_section(parser: argparse.ArgumentParser, prog: str, level: int, top: bool = False) -> list[str]:
+    out: list[str] = []
+    subs = list(_subparsers(parser))
+    if not top:
+        out += [f"{'#' * level} `{prog}`", ""]
+    if parser.description:
+        out += [parser.description.replace("%%", "%"), ""]
+    out += ["```text", parser.format_usage().strip(), "```", ""]
+    rows = []
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
+            continue
+        if action.option_strings:
+            flag = ", ".join(f"`{s}`" for s in action.option_strings)
+            if action.nargs != 0:
+                flag += f" `{action.metavar or action.dest.upper()}`"
+        else:
+            flag = f"`{action.metavar or action.dest}`"
+        default = action.default
+        shown = "" if default in (None, False, argparse.SUPPRESS) else f"`{default}`"
+        help_text = (action.help or "").replace("%%", "%").replace("|", "\\|")
+        rows.append(f"| {flag} | {help_text} | {shown} |")
+    if rows:
+        out += ["| argument | what it does | default |", "| --- | --- | --- |", *rows, ""]
+    if subs:
+        out += ["| command | what it does |", "| --- | --- |"]
+        out += [f"| [`{name}`](#{_anchor(prog + ' ' + name)}) | {help_text} |" for name, help_text, _ in subs]
+        out.append("")
+        for name, _, sub in subs:
+            out += _parser_section(sub, f"{prog} {name}", level if top else level + 1)
+    return out
+
+
+def _anchor(title: str) -> str:
+    """The id mkdocs' toc extension gives a heading such as ``solitaire-ds play``."""
+    return re.sub(r"[\s]+", "-", re.sub(r"[^\w\s-]", "", title).strip().lower())
+
+
+# -- the course ----------------------------------------------------------------------------------
+
+
+def exercise(n: str) -> str:
+    """The facts box of exercise ``n``, from ``solitaire_ds.course.EXERCISES``."""
+    from solitaire_ds.course import exercise as find
+
+    ex = find(int(n))
+    return "\n".join([
+        '!!! abstract "Exercise at a glance"',
+        f"    - **Exercise {ex.number}: {ex.title}** ({ex.points} points)",
+        f"    - You write: `exercises/{ex.relpath}` (the reference is `solitaire_ds/{ex.relpath}`)",
+        f"    - Its checks: `{ex.test_file}`",
+        f"    - Run them: `solitaire-ds check {ex.number}`",
+        "",
+    ])
+
+
+def course() -> str:
+    """The table of all exercises in course order."""
+    from solitaire_ds.course import EXERCISES
+
+    rows = ["| # | exercise | file you write | points |", "| --- | --- | --- | --- |"]
+    for ex in EXERCISES:
+        page = f"exercise-{ex.number:02d}-{ex.slug.replace('_', '-')}.md"
+        rows.append(f"| {ex.number} | [{ex.title}]({page}) | `exercises/{ex.relpath}` | {ex.points} |")
+    return "\n".join(rows) + "\n"
+
+
+# -- structures: invariant, complexity, diagrams --------------------------------------------------
+
+
+def _structure(name: str) -> type[Any]:
+    import solitaire_ds.structures as structures
+
+    cls: type[Any] = getattr(structures, name)
+    return cls
+
+
+def invariant(cls: str) -> str:
+    """The class's module docstring (it states the invariant first), as a quote."""
+    module = inspect.getmodule(_structure(cls))
+    text = _docstring_head(module)
+    body = text.split("\n", 1)[1].strip() if "\n" in text else text
+    quoted = "\n".join(f"> {line}" if line else ">" for line in body.splitlines())
+    return f"From the top of `{module.__name__ if module else cls}`:\n\n{quoted}\n"
+
+
+_COMPLEXITY = re.compile(r"Runtime complexity:\s*(?P<text>.+?)(?:\n\s*\n|$)", re.DOTALL)
+
+
+def complexity(cls: str) -> str:
+    """A table of each public method's ``Runtime complexity:`` line, read from its docstring."""
+    klass = _structure(cls)
+    rows = ["| operation | what it does | cost |", "| --- | --- | --- |"]
+    for name, member in klass.__dict__.items():
+        if name.startswith("_") and name not in ("__init__", "__len__", "__iter__"):
+            continue
+        doc = inspect.getdoc(member)
+        if not doc:
+            continue
+        found = _COMPLEXITY.search(doc)
+        if not found:
+            continue
+        cost = " ".join(found.group("text").split()).rstrip(".")
+        label = {"__init__": f"`{cls}(items)`", "__len__": "`len(s)`", "__iter__": "`iter(s)`"}.get(
+            name, f"`{name}()`")
+        rows.append(f"| {label} | {doc.splitlines()[0]} | {cost} |")
+    return "\n".join(rows) + "\n"
+
+
+_CELL_W, _CELL_H = 46, 34
+
+
+def _item_text(item: Any) -> str:
+    return getattr(item, "label", str(item))
+
+
+def _svg(width: float, height: float, body: list[str], title: str) -> str:
+    return (f'<svg class="ds-diagram" xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
+            f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" role="img" '
+            f'aria-label="{_esc(title)}" font-family="sans-serif" font-size="14">'
+            f"<title>{_esc(title)}</title>" + "".join(body) + "</svg>")
+
+
+_ARROW_DEFS = ('<defs><marker id="ah" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" '
+               'markerHeight="7" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" '
+               'fill="#37474f"/></marker></defs>')
+
+
+def _array_svg(obj: Any, title: str) -> str:
+    slots = obj._slots
+    size = obj._size
+    front = getattr(obj, "_front", 0)
+    cap = len(slots)
+    used = {(front + k) % cap for k in range(size)}
+    x0, y0 = 10, 34
+    body = [_ARROW_DEFS]
+    for i, item in enumerate(slots):
+        x = x0 + i * _CELL_W
+        fill = "#c8e6c9" if i in used else "#f5f5f5"
+        body.append(f'<rect x="{x}" y="{y0}" width="{_CELL_W}" height="{_CELL_H}" fill="{fill}" '
+                    'stroke="#37474f"/>')
+        text = _item_text(item) if i in used else "·"
+        body.append(f'<text x="{x + _CELL_W / 2}" y="{y0 + 22}" text-anchor="middle">{_esc(text)}</text>')
+        body.append(f'<text x="{x + _CELL_W / 2}" y="{y0 + _CELL_H + 15}" text-anchor="middle" '
+                    f'font-size="11" fill="#607d8b">{i}</text>')
+    marks: dict[int, list[str]] = {}
+    if hasattr(obj, "_front"):
+        marks.setdefault(front, []).append("front")
+        if size:
+            marks.setdefault((front + size - 1) % cap, []).append("rear" if hasattr(obj, "add_front") else "back")
+    elif size:
+        marks.setdefault(size - 1, []).append("top")
+    for i, names in marks.items():
+        x = x0 + i * _CELL_W + _CELL_W / 2
+        body.append(f'<text x="{x}" y="12" text-anchor="middle" font-size="12" fill="#bf360c">'
+                    f'{_esc(" / ".join(names))}</text>')
+        body.append(f'<line x1="{x}" y1="16" x2="{x}" y2="{y0 - 2}" stroke="#bf360c" marker-end="url(#ah)"/>')
+    info = f"size = {size}, capacity = {cap}" + (f", front = {front}" if hasattr(obj, "_front") else "")
+    body.append(f'<text x="{x0}" y="{y0 + _CELL_H + 34}" font-size="12" fill="#37474f">{_esc(info)}</text>')
+    width = max(x0 * 2 + cap * _CELL_W, 220)
+    return _svg(width, y0 + _CELL_H + 42, body, title)
+
+
+def _node_box(x: float, y: float, text: str, fill: str = "#bbdefb") -> str:
+    return (f'<rect x="{x}" y="{y}" width="{_CELL_W}" height="{_CELL_H}" rx="6" fill="{fill}" '
+            f'stroke="#37474f"/><text x="{x + _CELL_W / 2}" y="{y + 22}" text-anchor="middle">'
+            f"{_esc(text)}</text>")
+
+
+def _linked_svg(obj: Any, title: str) -> str:
+    gap = 30
+    x0, y0 = 10, 34
+    body = [_ARROW_DEFS]
+    if hasattr(obj, "_sentinel"):  # a ring: sentinel, front ... rear, back to the sentinel
+        nodes = [obj._sentinel]
+        node = obj._sentinel.next
+        while node is not obj._sentinel:
+            nodes.append(node)
+            node = node.next
+        labels = ["S"] + [_item_text(n.item) for n in nodes[1:]]
+        for i, text in enumerate(labels):
+            x = x0 + i * (_CELL_W + gap)
+            body.append(_node_box(x, y0, text, "#eeeeee" if i == 0 else "#bbdefb"))
+            if i:
+                xa = x - gap
+                body.append(f'<line x1="{xa}" y1="{y0 + 11}" x2="{x - 1}" y2="{y0 + 11}" stroke="#37474f" '
+                            'marker-end="url(#ah)"/>')
+                body.append(f'<line x1="{x}" y1="{y0 + 24}" x2="{xa + 1}" y2="{y0 + 24}" stroke="#37474f" '
+                            'marker-end="url(#ah)"/>')
+        last = x0 + (len(labels) - 1) * (_CELL_W + gap) + _CELL_W / 2
+        first = x0 + _CELL_W / 2
+        yb = y0 + _CELL_H
+        body.append(f'<path d="M{last},{yb} C{last},{yb + 30} {first},{yb + 30} {first},{yb + 1}" fill="none" '
+                    'stroke="#78909c" stroke-dasharray="4 3" marker-end="url(#ah)"/>')
+        body.append(f'<text x="{x0}" y="{y0 - 12}" font-size="12" fill="#bf360c">sentinel</text>')
+        if len(labels) > 1:
+            body.append(f'<text x="{x0 + _CELL_W + gap}" y="{y0 - 12}" font-size="12" fill="#bf360c">front</text>')
+            body.append(f'<text x="{x0 + (len(labels) - 1) * (_CELL_W + gap)}" y="{y0 + _CELL_H + 44}" '
+                        'font-size="12" fill="#bf360c">rear (sentinel.prev)</text>')
+        width = x0 * 2 + len(labels) * (_CELL_W + gap) + 60
+        return _svg(max(width, 240), y0 + _CELL_H + 52, body, title)
+    head = obj._top if hasattr(obj, "_top") else obj._head
+    items = []
+    node = head
+    while node is not None:
+        items.append(_item_text(node.item))
+        node = node.next
+    for i, text in enumerate(items):
+        x = x0 + i * (_CELL_W + gap)
+        body.append(_node_box(x, y0, text))
+        body.append(f'<line x1="{x + _CELL_W}" y1="{y0 + _CELL_H / 2}" x2="{x + _CELL_W + gap - 1}" '
+                    f'y2="{y0 + _CELL_H / 2}" stroke="#37474f" marker-end="url(#ah)"/>')
+    xn = x0 + len(items) * (_CELL_W + gap)
+    body.append(f'<text x="{xn}" y="{y0 + 22}" font-size="12" fill="#607d8b">None</text>')
+    if items:
+        label = "top" if hasattr(obj, "_top") else "head (front)"
+        body.append(f'<text x="{x0}" y="{y0 - 12}" font-size="12" fill="#bf360c">{label}</text>')
+        if hasattr(obj, "_tail"):
+            xt = x0 + (len(items) - 1) * (_CELL_W + gap)
+            body.append(f'<text x="{xt}" y="{y0 + _CELL_H + 18}" font-size="12" fill="#bf360c">'
+                        "tail (back)</text>")
+    else:
+        body.append(f'<text x="{x0}" y="{y0 - 12}" font-size="12" fill="#bf360c">'
+                    f'{"top" if hasattr(obj, "_top") else "head, tail"} = None</text>')
+    body.append(f'<text x="{x0}" y="{y0 + _CELL_H + 36}" font-size="12" fill="#37474f">size = {obj._size}</text>')
+    return _svg(max(xn + 50, 220), y0 + _CELL_H + 44, body, title)
+
+
+def state_svg(obj: Any, title: str = "state") -> str:
+    """Draw a structure's real internal state: array slots, or linked nodes."""
+    return _array_svg(obj, title) if hasattr(obj, "_slots") else _linked_svg(obj, title)
+
+
+def diagram(cls: str, ops: str, start: str = "") -> str:
+    """Before/after pictures of a real instance of ``cls`` for each operation in ``ops``.
+
+    ``ops`` is ``"push 3♣; push 7♦; pop"``; ``start`` is the items to build it from.
+    Each operation runs on the real class, and each picture is drawn from its fields.
+    """
+    klass = _structure(cls)
+    obj = klass(start.split()) if start else klass()
+    out = [f"Each picture is drawn from the fields of a real `{cls}` as the site is built.", ""]
+    for step in (s.strip() for s in ops.split(";")):
+        if not step:
+            continue
+        method, *arg = step.split()
+        before = state_svg(obj, f"{cls} before {step}")
+        returned = getattr(obj, method)(*arg)
+        obj._check()
+        after = state_svg(obj, f"{cls} after {step}")
+        shown = "" if returned is None else f" → returns `{_item_text(returned)}`"
+        out += ['<div class="ds-step" markdown>', "",
+                f"**`{step}`**{shown}", "",
+                f'<div class="ds-pair"><figure><figcaption>before</figcaption>{before}</figure>'
+                f'<figure><figcaption>after</figcaption>{after}</figure></div>', "", "</div>", ""]
+    return "\n".join(out)
+
+
+# -- the benchmark ---------------------------------------------------------------------------------
+
+
+def _load(name: str) -> dict[str, Any] | None:
+    path = DATA / name
+    if not path.is_file():
+        return None
+    data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return data
+
+
+def bench(cls: str = "") -> str:
+    """The measured ns/op table (all classes, or one) from ``docs/data/benchmarks.json``."""
+    data = _load("benchmarks.json")
+    if data is None:
+        return ('!!! note "Not measured yet"\n    Run `python scripts/docs_figures.py --bench-only` '
+                "to store the timings.\n")
+    rows = [r for r in data["rows"] if not cls or r["name"] == cls]
+    out = ["| class | operations | ns per operation | built-in | built-in ns/op | ratio | time growth (10× ops) |",
+           "| --- | ---: | ---: | --- | ---: | ---: | ---: |"]
+    previous: dict[str, Any] | None = None
+    for r in rows:
+        growth = ""
+        if previous is not None and previous["name"] == r["name"]:
+            growth = f"{(r['ns_per_op'] * r['ops']) / (previous['ns_per_op'] * previous['ops']):.1f}×"
+        out.append(f"| `{r['name']}` | {r['ops']:,} | {r['ns_per_op']:.0f} | `{r['baseline']}` | "
+                   f"{r['baseline_ns_per_op']:.0f} | {r['ratio']:.2f}× | {growth} |")
+        previous = r
+    out += ["", f"Measured with `{data['command']}` (Python {data['python']}, best of {data['repeats']}), "
+            "stored in `docs/data/benchmarks.json` by `scripts/docs_figures.py --bench-only`. "
+            "Targets (issue 2): array classes within 6× of the built-in, linked ones within 10×; "
+            "10× the operations in at most 12× the time.", ""]
+    if not cls:
+        largest = max(r["ops"] for r in rows)
+        bars = [(r["name"], r["ns_per_op"], r["baseline"], r["baseline_ns_per_op"])
+                for r in rows if r["ops"] == largest]
+        out += [_bench_chart(bars, largest), ""]
+    return "\n".join(out)
+
+
+def _bench_chart(bars: list[tuple[str, float, str, float]], ops: int) -> str:
+    scale_max = max(max(b[1], b[3]) for b in bars) * 1.1
+    width, left, bar_h = 640, 110, 14
+    body = []
+    y = 30
+    body.append(f'<text x="{left}" y="16" font-size="12" fill="#37474f">ns per operation at {ops:,} '
+                "operations (green: ours, grey: built-in)</text>")
+    for name, ns, base, base_ns in bars:
+        w = (width - left - 70) * ns / scale_max
+        wb = (width - left - 70) * base_ns / scale_max
+        body.append(f'<text x="{left - 6}" y="{y + 12}" text-anchor="end" font-size="12">{name}</text>')
+        body.append(f'<rect x="{left}" y="{y}" width="{w:.1f}" height="{bar_h}" fill="#66bb6a"/>')
+        body.append(f'<text x="{left + w + 4:.1f}" y="{y + 11}" font-size="11">{ns:.0f}</text>')
+        body.append(f'<rect x="{left}" y="{y + bar_h + 2}" width="{wb:.1f}" height="{bar_h - 4}" fill="#b0bec5"/>')
+        body.append(f'<text x="{left + wb + 4:.1f}" y="{y + bar_h + 11}" font-size="10" fill="#607d8b">'
+                    f"{base} {base_ns:.0f}</text>")
+        y += 2 * bar_h + 12
+    return _svg(width, y + 4, body, "time per operation, ours against the built-ins")
+
+
+# -- games: rules, records, pictures ---------------------------------------------------------------
+
+
+def game_rules(game: str) -> str:
+    """The rules as the game's module states them (its docstring), or a 'coming' note."""
+    cls = _game_class(game)
+    if cls is None:
+        return _coming(game, "The rules as the code states them (the module's docstring)")
+    module = inspect.getmodule(cls)
+    text = _docstring_head(module)
+    body = text.split("\n", 1)[1].strip() if "\n" in text else text
+    quoted = "\n".join(f"> {line}" if line else ">" for line in body.splitlines())
+    return f"From the top of `{cls.__module__}`, the module that plays the game:\n\n{quoted}\n"
+
+
+def game_options(game: str) -> str:
+    """The game's rule options (fields of its options class) and their defaults."""
+    import dataclasses
+
+    cls = _game_class(game)
+    if cls is None:
+        return _coming(game, "The table of rule options")
+    fields = dataclasses.fields(cls.options_type)
+    if not fields:
+        return "This game has no rule options.\n"
+    rows = ["| option | flag | default |", "| --- | --- | --- |"]
+    for f in fields:
+        flag = "--" + f.name.replace("_", "-")
+        rows.append(f"| `{f.name}` | `{flag}` | `{f.default}` |")
+    return "\n".join(rows) + "\n"
+
+
+def gather_readings() -> str:
+    """Perpetual Motion's gather readings, from ``GATHER_READINGS``."""
+    from solitaire_ds.games.perpetual_motion import GATHER_READINGS, PerpetualMotionOptions
+
+    default = PerpetualMotionOptions().gather
+    rows = ["| `--gather` | the next stock deals | structure that does it |", "| --- | --- | --- |"]
+    for name, order in GATHER_READINGS.items():
+        how = ("pop every pile onto one `Stack`, then pop that Stack into the stock `Queue` "
+               "(turning the pack over reverses it)" if name.endswith("face-down")
+               else "pop every pile straight into the stock `Queue` (top card first)")
+        rows.append(f"| `{name}`{' (default)' if name == default else ''} | {order} | {how} |")
+    return "\n".join(rows) + "\n"
+
+
+#: For each game, what each kind of event means and which structure operation makes it.
+EVENT_NOTES: dict[str, dict[str, str]] = {
+    "perpetual-motion": {
+        "deal": "Rule 1: four `stock.dequeue()` calls, then `piles[i].push(card)` for each pile, left to right.",
+        "move": "Rule 3: the leftmost pile whose top card (`peek()`) matches a top card to its left "
+                "gives it up: `card = piles[source].pop()`, then `piles[target].push(card)`.",
+        "discard": "Rule 2: the four cards just dealt share a rank, so each pile is popped once.",
+        "round_end": "Rule 4: the stock `Queue` is empty (`stock.is_empty()`), so the round ends.",
+        "gather": "Rule 5: the piles are popped into the next stock, in the order the `--gather` reading says; "
+                  "rule 6 then looks the new stock's order up among the orders that started earlier rounds.",
+        "result": "The game ends: won when no card is left, lost when a stock order repeats (a cycle).",
+    },
+    "idiots-delight": {
+        "deal": "Four `stock.dequeue()` calls, each card pushed on a pile (`push`).",
+        "pair": "Two top cards (`peek`) of the same rank: both piles are popped.",
+        "suit": "Two top cards of the same suit: the lower one's pile is popped.",
+        "result": "The stock is empty and no removal is possible.",
+    },
+    "aces-up": {
+        "deal": "Four `stock.dequeue()` calls, one `push` per pile.",
+        "discard": "Top cards (`peek`) of one suit: every one but the highest is popped.",
+        "move": "A top card is popped from one pile and pushed on an empty one.",
+        "result": "Score = cards discarded.",
+    },
+    "klondike": {
+        "move": "A run or a card moves between Stacks, with the rule number that chose it.",
+        "turn": "The stock gives its next card to the waste Stack.",
+        "result": "Cards on the foundations, and the dollars.",
+    },
+}
+
+
+def _walk(record: Any) -> Iterator[tuple[Any, list[dict[str, Any]]]]:
+    """Re-play ``record`` step by step (as ``solitaire-ds replay`` does); yield each step's events."""
+    from solitaire_ds.games import game_class
+
+    cls = game_class(record.game)
+    game = cls(record.deck, cls.options_type.from_json(record.options))
+    yield game, list(game.events)
+    while not game.is_over():
+        start = len(game.events)
+        if game.needs_decision():
+            game.play(game.decision(record.events[start]))
+        else:
+            game.advance()
+        yield game, game.events[start:]
+
+
+def record(game: str, seed: str = "1", player: str = "", max_lines: str = "400", **options: str) -> str:
+    """An annotated sample record of ``game``, played by the real code as the site is built.
+
+    The record is split after the first event of each kind, with a note saying which rule
+    made it and which structure operation carried it out; the whole record follows in a
+    collapsed block, exactly as ``solitaire-ds play`` prints it.
+    """
+    cls = _game_class(game)
+    if cls is None:
+        return _coming(game, "An annotated sample game, played by the real code")
+    from solitaire_ds.cards import Deck
+    from solitaire_ds.records import play_record, render_text
+
+    opts = cls.options_type.from_json({k.replace("-", "_"): _option_value(v) for k, v in options.items()})
+    choose = None
+    if cls.has_decisions:
+        from solitaire_ds.players import make_player
+
+        choose = make_player(player or "greedy", cls)
+    rec = play_record(cls(Deck.shuffled(int(seed)), opts), choose, (player or "greedy") if choose else None)
+    flags = "".join(f" --{k.replace('_', '-')} {v}" for k, v in options.items())
+    flags += f" --player {player or 'greedy'}" if choose else ""
+    command = f"solitaire-ds play {game} --seed {seed}{flags}"
+    notes = EVENT_NOTES.get(game, {})
+    shown: set[str] = set()
+    out = [f"The game below is played by the real code each time the site is built; "
+           f"`{command}` prints the same record.", ""]
+    block: list[str] = []
+    first = True
+    for state, new in _walk(rec):
+        if first:
+            block += [state.title, f"Options: {', '.join(f'{k} = {v}' for k, v in rec.options.items()) or 'none'}",
+                      "Deck (first card dealt first): " + " ".join(c.label for c in rec.deck), ""]
+            first = False
+        block += [f"  {state.describe(e)}" for e in new]
+        if new and state.show_board_after(new) and not state.is_over():
+            block += ["    " + row for row in state.board().splitlines()]
+        fresh = [e["type"] for e in new if e["type"] in notes and e["type"] not in shown]
+        if fresh:
+            out += ["```text", *block, "```", ""]
+            for kind in dict.fromkeys(fresh):
+                out += [f"- **{kind}** — {notes[kind]}"]
+                shown.add(kind)
+            out.append("")
+            block = []
+            if len(shown) == len(notes):
+                break
+    out += ["Final board and result:", "", "```text", *state_board_and_result(rec), "```", ""]
+    full = render_text(rec).splitlines()
+    limit = int(max_lines)
+    out += [f'??? example "The whole record ({len(full)} lines)"', ""]
+    body = full if len(full) <= limit else [*full[: limit // 2], f"… {len(full) - limit} lines left out …",
+                                           *full[-limit // 2:]]
+    out += ["    ```text", *("    " + line for line in body), "    ```", ""]
+    return "\n".join(out)
+
+
+def _option_value(text: str) -> Any:
+    return {"true": True, "false": False}.get(text.lower(), text)
+
+
+def state_board_and_result(rec: Any) -> list[str]:
+    """The final board and result lines of a record, as ``render_text`` ends it."""
+    from solitaire_ds.records import render_text
+
+    lines = render_text(rec).splitlines()
+    start = lines.index("Final board:")
+    return lines[start:]
+
+
+def _card_svg(x: float, y: float, card: Any) -> str:
+    colour = "#c62828" if card.color.value == "red" else "#212121"
+    return (f'<rect x="{x}" y="{y}" width="56" height="78" rx="6" fill="#fff" stroke="#546e7a"/>'
+            f'<text x="{x + 6}" y="{y + 18}" fill="{colour}" font-size="15" font-weight="bold">'
+            f"{_esc(card.label)}</text>"
+            f'<text x="{x + 28}" y="{y + 56}" fill="{colour}" font-size="26" text-anchor="middle">'
+            f"{_esc(card.suit.symbol)}</text>")
+
+
+def board_picture(seed: str = "1", deals: str = "6") -> str:
+    """A Perpetual Motion table after a few deals of a real game: four piles and the stock."""
+    from solitaire_ds.cards import Deck
+    from solitaire_ds.games.perpetual_motion import PerpetualMotion
+
+    game = PerpetualMotion(Deck.shuffled(int(seed)))
+    while game.deals < int(deals) and not game.is_over():
+        game.advance()
+    body = ['<rect x="0" y="0" width="560" height="300" rx="14" fill="#2e7d32"/>']
+    for i, pile in enumerate(game.piles):
+        x = 24 + i * 110
+        body.append(f'<text x="{x}" y="26" fill="#e8f5e9" font-size="13">pile {i + 1} (Stack)</text>')
+        cards = list(pile)[::-1]  # bottom first
+        for k, card in enumerate(cards[-7:]):
+            body.append(_card_svg(x, 38 + k * 24, card))
+    body.append('<rect x="470" y="200" width="56" height="78" rx="6" fill="#1565c0" stroke="#e3f2fd"/>')
+    body.append(f'<text x="498" y="244" fill="#e3f2fd" font-size="13" text-anchor="middle">'
+                f"{len(game.stock)}</text>")
+    body.append('<text x="466" y="192" fill="#e8f5e9" font-size="13">stock (Queue)</text>')
+    title = f"Perpetual Motion, seed {seed}, after {game.deals} deals"
+    return (f'<figure class="ds-board">{_svg(560, 300, body, title)}'
+            f"<figcaption>{_esc(title)}: the real game state, drawn when the site is built.</figcaption></figure>\n")
+
+
+def game_status(game: str) -> str:
+    """Say whether the game is available in this build (and where it comes from)."""
+    cls = _game_class(game)
+    if cls is None:
+        return _coming(game, "This game's generated parts (rules, options, a sample record, statistics)")
+    return (f'!!! success "Available"\n    `solitaire-ds play {game}` plays it; the code is '
+            f"`{cls.__module__}`.\n")
+
+
+# -- statistics ------------------------------------------------------------------------------------
+
+
+def _hist_stats(hist: dict[str, int]) -> tuple[int, float, float, float]:
+    """Return ``(n, mean, low, high)`` of a histogram (normal-approximation 95% interval)."""
+    n = sum(hist.values())
+    if n == 0:
+        return 0, math.nan, math.nan, math.nan
+    mean = sum(int(v) * c for v, c in hist.items()) / n
+    if n == 1:
+        return n, mean, mean, mean
+    var = sum(c * (int(v) - mean) ** 2 for v, c in hist.items()) / (n - 1)
+    half = 1.959963984540054 * math.sqrt(var / n)
+    return n, mean, mean - half, mean + half
+
+
+def _merge(*hists: dict[str, int]) -> dict[str, int]:
+    merged: dict[str, int] = {}
+    for hist in hists:
+        for v, c in hist.items():
+            merged[v] = merged.get(v, 0) + c
+    return merged
+
+
+def _run_label(run: dict[str, Any]) -> str:
+    flags = " ".join(run["options"]) or "default rules"
+    return flags + (f", player {run['player']}" if run.get("player") else "")
+
+
+def stats(game: str) -> str:
+    """The measured figures of ``game`` (rates with Wilson intervals, means with intervals)."""
+    from solitaire_ds.stats import wilson_interval
+
+    data = _load(f"stats-{game}.json")
+    if data is None:
+        if _game_class(game) is None:
+            return _coming(game, "The measured figures")
+        return (f'!!! note "Not computed yet"\n    Run `python scripts/docs_figures.py --only {game}` '
+                "to store them.\n")
+    keys = sorted({k for run in data["runs"] for side in run["histograms"].values() for k in side})
+    head = "| rules and player | deals | won (95% CI) |" + "".join(f" mean {k} (95% CI) |" for k in keys)
+    out = [head, "|" + " --- |" * (3 + len(keys))]
+    for run in data["runs"]:
+        n, won = run["games"], run["won"]
+        lo, hi = wilson_interval(won, n)
+        row = f"| `{_run_label(run)}` | {n:,} | {won / n:.2%} ({lo:.2%}–{hi:.2%}) |"
+        for key in keys:
+            hist = _merge(*(side.get(key, {}) for side in run["histograms"].values()))
+            m, mean, mlo, mhi = _hist_stats(hist)
+            row += f" {mean:.2f} ({mlo:.2f}–{mhi:.2f}) |" if m else " — |"
+        out.append(row)
+    out += ["", "Commands (each also takes `--workers`, which changes nothing but the time):", ""]
+    out += [f"- `{run['command']}`" for run in data["runs"]]
+    out.append("")
+    return "\n".join(out)
+
+
+def pm_study() -> str:
+    """Perpetual Motion's figures per gather reading: cycle rate, rounds when won, cycle lengths."""
+    from solitaire_ds.stats import wilson_interval
+
+    data = _load("stats-perpetual-motion.json")
+    if data is None:
+        return '!!! note "Not computed yet"\n    Run `python scripts/docs_figures.py --only perpetual-motion`.\n'
+    out = ["| `--gather` | deals | cycled (95% CI) | won (95% CI) | mean rounds when won (95% CI) | "
+           "median | mean cycle length (95% CI) |", "| --- | ---: | --- | --- | --- | ---: | --- |"]
+    for run in data["runs"]:
+        n, won = run["games"], run["won"]
+        lost = n - won
+        clo, chi = wilson_interval(lost, n)
+        wlo, whi = wilson_interval(won, n)
+        rounds = run["histograms"]["won"].get("rounds", {})
+        _, rmean, rlo, rhi = _hist_stats(rounds)
+        median = _median(rounds)
+        cyc = run["histograms"]["lost"].get("cycle_length", {})
+        _, cmean, clo2, chi2 = _hist_stats(cyc)
+        out.append(f"| `{run['options'][-1]}` | {n:,} | {lost / n:.2%} ({clo:.2%}–{chi:.2%}) | "
+                   f"{won / n:.2%} ({wlo:.2%}–{whi:.2%}) | {rmean:.1f} ({rlo:.1f}–{rhi:.1f}) | {median} | "
+                   f"{cmean:.2f} ({clo2:.2f}–{chi2:.2f}) |")
+    out += ["", "Published: **45.45%** of deals cycle, 54.55% ± 0.89% complete (Clarke, 10,000 deals, "
+            "piles collected left to right); \"an average of **128 rounds**\" when won (Wikipedia, "
+            "source unknown).", ""]
+    return "\n".join(out)
+
+
+def _median(hist: dict[str, int]) -> str:
+    n = sum(hist.values())
+    if not n:
+        return "—"
+    seen = 0
+    for v, c in sorted(hist.items(), key=lambda kv: int(kv[0])):
+        seen += c
+        if seen * 2 >= n:
+            return v
+    return "—"
+
+
+_SERIES_COLOURS = ["#2e7d32", "#1565c0", "#ef6c00", "#6a1b9a", "#c62828", "#00838f"]
+
+
+def plot(game: str, key: str, side: str = "all", bins: str = "0", xlabel: str = "", title: str = "") -> str:
+    """A line plot of the share of deals at each value of ``key``, one line per stored run."""
+    data = _load(f"stats-{game}.json")
+    if data is None:
+        return ""
+    series = []
+    for run in data["runs"]:
+        hists = run["histograms"]
+        hist = hists[side].get(key, {}) if side in hists else _merge(*(h.get(key, {}) for h in hists.values()))
+        total = sum(hist.values())
+        if total:
+            series.append((_run_label(run), {int(v): c / total for v, c in hist.items()}))
+    if not series:
+        return ""
+    return line_chart(series, xlabel or key, int(bins), title or f"{key} ({side} deals)") + "\n"
+
+
+def line_chart(series: list[tuple[str, dict[int, float]]], xlabel: str, bins: int = 0, title: str = "") -> str:
+    """Draw ``series`` (label, {x: share}) as lines on shared axes; ``bins`` > 1 groups x values."""
+    if bins > 1:
+        series = [(label, _binned(points, bins)) for label, points in series]
+    xs = [x for _, pts in series for x in pts]
+    x_min, x_max = min(xs), max(xs)
+    y_max = max(y for _, pts in series for y in pts.values()) * 1.1 or 1.0
+    width, height, left, right, top, bottom = 680, 300, 56, 16, 30, 70
+    pw, ph = width - left - right, height - top - bottom
+
+    def px(x: float) -> float:
+        return left + (pw * (x - x_min) / (x_max - x_min) if x_max > x_min else pw / 2)
+
+    def py(y: float) -> float:
+        return top + ph - ph * y / y_max
+
+    body = [f'<text x="{left}" y="18" font-size="13" fill="#37474f">{_esc(title)}</text>',
+            f'<line x1="{left}" y1="{top + ph}" x2="{left + pw}" y2="{top + ph}" stroke="#37474f"/>',
+            f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + ph}" stroke="#37474f"/>']
+    for k in range(5):
+        y = y_max * k / 4
+        body.append(f'<text x="{left - 4}" y="{py(y) + 4:.1f}" text-anchor="end" font-size="10">{y:.0%}</text>')
+        body.append(f'<line x1="{left}" y1="{py(y):.1f}" x2="{left + pw}" y2="{py(y):.1f}" stroke="#eceff1"/>')
+    for k in range(6):
+        x = x_min + (x_max - x_min) * k / 5
+        body.append(f'<text x="{px(x):.1f}" y="{top + ph + 14}" text-anchor="middle" font-size="10">{x:.0f}</text>')
+    body.append(f'<text x="{left + pw / 2}" y="{top + ph + 30}" text-anchor="middle" font-size="12">'
+                f"{_esc(xlabel)}{f' (groups of {bins})' if bins > 1 else ''}</text>")
+    for i, (label, pts) in enumerate(series):
+        colour = _SERIES_COLOURS[i % len(_SERIES_COLOURS)]
+        path = " ".join(f"{px(x):.1f},{py(y):.1f}" for x, y in sorted(pts.items()))
+        body.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="1.8"/>')
+        lx = left + (i % 2) * 320
+        ly = top + ph + 46 + (i // 2) * 14
+        body.append(f'<rect x="{lx}" y="{ly - 9}" width="12" height="4" fill="{colour}"/>')
+        body.append(f'<text x="{lx + 16}" y="{ly - 4}" font-size="11">{_esc(label)}</text>')
+    height = top + ph + 46 + ((len(series) + 1) // 2) * 14
+    return _svg(width, height, body, title or xlabel)
+
+
+def _binned(points: dict[int, float], bins: int) -> dict[int, float]:
+    out: dict[int, float] = {}
+    for x, y in points.items():
+        key = (x // bins) * bins
+        out[key] = out.get(key, 0.0) + y
+    return out
+
+
+GENERATORS: dict[str, Callable[..., str]] = {
+    "cli": cli,
+    "exercise": exercise,
+    "course": course,
+    "invariant": invariant,
+    "complexity": complexity,
+    "diagram": diagram,
+    "bench": bench,
+    "game-rules": game_rules,
+    "game-options": game_options,
+    "game-status": game_status,
+    "gather-readings": gather_readings,
+    "record": record,
+    "board": board_picture,
+    "stats": stats,
+    "pm-study": pm_study,
+    "plot": plot,
+}

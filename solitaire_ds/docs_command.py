@@ -1,0 +1,63 @@
+"""The ``docs`` command: serve (or build) the documentation site from a source checkout.
+
+Invariant: the command never starts mkdocs unless both mkdocs and the checkout's
+``mkdocs.yml`` are there; otherwise it says in one line what to install or where the
+site's sources are, and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from solitaire_ds.cli import UsageError
+from solitaire_ds.commands import positive_int
+from solitaire_ds.course import REPO_ROOT
+
+__all__ = ["INSTALL_HINT", "docs_command", "register"]
+
+#: What to tell a user who has no mkdocs.
+INSTALL_HINT = "install the docs extra: pip install -e '.[docs]'"
+
+
+def docs_command(argv: list[str], config: Path = REPO_ROOT / "mkdocs.yml") -> list[str]:
+    """Return the mkdocs command line for ``argv`` (``serve`` or ``build`` and its flags).
+
+    Raise :class:`~solitaire_ds.cli.UsageError` when mkdocs or the site's sources are missing.
+
+    >>> docs_command(["serve", "-a", "127.0.0.1:8000"])[1:4]
+    ['-m', 'mkdocs', 'serve']
+    """
+    if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None:
+        raise UsageError(f"mkdocs is not installed: {INSTALL_HINT}")
+    if not config.is_file():
+        raise UsageError(f"no {config.name} at {config.parent}: the docs are served from a source "
+                         "checkout of solitaire-ds (git clone, then pip install -e '.[docs]')")
+    return [sys.executable, "-m", "mkdocs", argv[0], "-f", str(config), *argv[1:]]
+
+
+def _docs(args: argparse.Namespace) -> int:
+    if args.build:
+        argv = ["build", "--strict", "-d", str(Path(args.build).resolve())]
+    else:
+        argv = ["serve", "-a", f"{args.host}:{args.port}"]
+    command = docs_command(argv)
+    if not args.build:
+        print(f"Serving the docs at http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
+    return subprocess.call(command, cwd=REPO_ROOT)
+
+
+def register(subparsers: Any) -> None:
+    """Add ``docs`` to the command line."""
+    docs = subparsers.add_parser(
+        "docs", help="serve the documentation site locally",
+        description="Serve the documentation site on your machine with mkdocs (live reload), "
+        f"or build it once. Needs the docs extra ({INSTALL_HINT}).")
+    docs.add_argument("--port", type=positive_int, default=8000, help="port to serve on (default 8000)")
+    docs.add_argument("--host", default="127.0.0.1", help="address to serve on (default 127.0.0.1)")
+    docs.add_argument("--build", metavar="DIR", help="build the site into DIR (strict) instead of serving")
+    docs.set_defaults(handler=_docs)

@@ -1,0 +1,223 @@
+"""The docs site: its generators, its page list, and every code sample on it runs.
+
+Code samples are the fenced blocks of ``docs/**/*.md``:
+
+* a ```` ```python ```` block runs; the blocks of one page share one namespace, in order;
+* a ```` ```console ```` block runs each line that starts with ``$ solitaire-ds`` (as
+  ``python -m solitaire_ds``), all lines of one page in one fresh working directory, and
+  expects exit status 0;
+* a block right after the line ``<!-- docs-test: skip (reason) -->`` does not run (say why:
+  it makes a virtual environment, it takes minutes, it waits for a person at the keyboard);
+  ``<!-- docs-test: exit=N -->`` expects exit status N instead of 0.
+
+The site build itself (``mkdocs build --strict``) and the real-browser test run in CI
+(``.ci/run``), where the docs extra is installed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+sys.path.insert(0, str(DOCS / "hooks"))
+
+import docgen  # noqa: E402  (lives in docs/hooks, put on the path just above)
+
+from solitaire_ds.course import EXERCISES  # noqa: E402
+from solitaire_ds.docs_command import INSTALL_HINT, docs_command  # noqa: E402
+from solitaire_ds.structures import ArrayQueue, LinkedDeque  # noqa: E402
+
+_FENCE = re.compile(
+    r"(?P<marker><!--\s*docs-test:\s*(?P<what>[^>]*?)\s*-->\s*\n)?^```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^```\s*$",
+    re.MULTILINE | re.DOTALL,
+)
+
+
+@dataclass
+class Sample:
+    page: str
+    lang: str
+    body: str
+    skip: str | None
+    exit_status: int
+
+
+def _samples() -> dict[str, list[Sample]]:
+    pages: dict[str, list[Sample]] = {}
+    for path in sorted(DOCS.rglob("*.md")):
+        rel = path.relative_to(DOCS).as_posix()
+        for match in _FENCE.finditer(path.read_text(encoding="utf-8")):
+            lang = match.group("lang")
+            if lang not in ("python", "console"):
+                continue
+            what = match.group("what") or ""
+            skip = what if what.startswith("skip") else None
+            exit_match = re.match(r"exit=(\d+)", what)
+            sample = Sample(rel, lang, match.group("body"), skip, int(exit_match.group(1)) if exit_match else 0)
+            pages.setdefault(rel, []).append(sample)
+    return pages
+
+
+SAMPLES = _samples()
+
+
+@pytest.mark.parametrize("page", sorted(p for p, s in SAMPLES.items() if any(x.lang == "python" for x in s)))
+def test_every_python_sample_on_the_page_runs(page: str) -> None:
+    namespace: dict[str, object] = {"__name__": "__docs__"}
+    for number, sample in enumerate(SAMPLES[page], start=1):
+        if sample.lang != "python" or sample.skip:
+            continue
+        try:
+            exec(compile(sample.body, f"{page} (python block {number})", "exec"), namespace)
+        except Exception as exc:
+            pytest.fail(f"{page}, python block {number} raised {type(exc).__name__}: {exc}")
+
+
+@pytest.mark.parametrize("page", sorted(p for p, s in SAMPLES.items() if any(x.lang == "console" for x in s)))
+def test_every_solitaire_ds_command_on_the_page_runs(page: str, tmp_path: Path) -> None:
+    env = {**os.environ, "COLUMNS": "100"}
+    for sample in SAMPLES[page]:
+        if sample.lang != "console" or sample.skip:
+            continue
+        for line in sample.body.splitlines():
+            if not line.startswith("$ solitaire-ds"):
+                continue
+            argv = shlex.split(line[2:])[1:]
+            done = subprocess.run([sys.executable, "-m", "solitaire_ds", *argv], cwd=tmp_path, env=env,
+                                  capture_output=True, text=True, timeout=240, check=False)
+            assert done.returncode == sample.exit_status, (
+                f"{page}: `{line[2:]}` exited {done.returncode}, expected {sample.exit_status}\n"
+                f"{done.stderr[-2000:]}")
+
+
+def test_the_samples_are_found() -> None:
+    assert any(s.lang == "python" for page in SAMPLES.values() for s in page)
+    assert any(s.lang == "console" for page in SAMPLES.values() for s in page)
+
+
+def test_every_skipped_sample_says_why() -> None:
+    unexplained = [s.page for page in SAMPLES.values() for s in page if s.skip is not None and "(" not in s.skip]
+    assert not unexplained, f"skipped without a reason in brackets: {unexplained}"
+
+
+# -- pages and nav ---------------------------------------------------------------------------------
+
+
+def _nav_pages() -> list[str]:
+    return re.findall(r":\s+(\S+\.md)\s*$", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.MULTILINE)
+
+
+def test_every_page_in_the_nav_exists_and_every_page_is_in_the_nav() -> None:
+    nav = _nav_pages()
+    on_disk = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md"))
+    assert sorted(nav) == on_disk
+
+
+def test_the_tutorials_have_one_page_per_exercise_in_course_order() -> None:
+    expected = [f"tutorials/exercise-{ex.number:02d}-{ex.slug.replace('_', '-')}.md" for ex in EXERCISES]
+    assert [p for p in _nav_pages() if p.startswith("tutorials/exercise-")] == expected
+
+
+def test_every_exercise_page_shows_its_generated_facts_box() -> None:
+    for ex in EXERCISES:
+        text = (DOCS / f"tutorials/exercise-{ex.number:02d}-{ex.slug.replace('_', '-')}.md").read_text()
+        assert f"<!-- gen: exercise n={ex.number} -->" in text, ex.slug
+
+
+# -- generators --------------------------------------------------------------------------------------
+
+
+def test_an_unknown_generator_is_refused_with_its_name_and_page() -> None:
+    with pytest.raises(docgen.DirectiveError, match=r"x\.md: unknown generator 'nope'"):
+        docgen.expand("<!-- gen: nope -->", where="x.md")
+
+
+def test_a_directive_argument_without_equals_is_refused() -> None:
+    with pytest.raises(docgen.DirectiveError, match="argument 'seed' of 'record' is not key=value"):
+        docgen.expand("<!-- gen: record seed -->", where="x.md")
+
+
+def test_the_cli_reference_lists_every_command_from_the_parser() -> None:
+    from solitaire_ds.cli import build_parser
+
+    text = docgen.cli()
+    commands = [name for name, _, _ in docgen._subparsers(build_parser())]
+    assert {"play", "simulate", "replay", "docs"} <= set(commands)
+    for name in commands:
+        assert f"## `solitaire-ds {name}`" in text
+    assert "`--gather` `GATHER`" in text
+
+
+def test_a_structure_diagram_is_drawn_from_the_real_fields() -> None:
+    text = docgen.diagram("ArrayQueue", "enqueue a; enqueue b; dequeue")
+    assert text.count("<svg") == 6  # before and after, three operations
+    assert "returns `a`" in text
+    queue = ArrayQueue("abcd")
+    queue.dequeue()
+    queue.enqueue("e")  # wraps around into slot 0
+    svg = docgen.state_svg(queue)
+    assert "front = 1" in svg and "capacity = 4" in svg
+
+
+def test_a_linked_deque_is_drawn_as_a_ring_with_its_sentinel() -> None:
+    svg = docgen.state_svg(LinkedDeque("xy"))
+    assert ">S<" in svg and "sentinel" in svg and ">x<" in svg and ">y<" in svg
+
+
+def test_the_complexity_table_reads_every_runtime_line() -> None:
+    table = docgen.complexity("ArrayStack")
+    assert "| `push()` |" in table and "O(1) amortized" in table
+
+
+def test_the_sample_record_is_the_one_the_play_command_prints() -> None:
+    from solitaire_ds.cards import Deck
+    from solitaire_ds.games.perpetual_motion import PerpetualMotion
+    from solitaire_ds.records import play_record, render_text
+
+    text = docgen.record("perpetual-motion", seed="1", max_lines="100000")
+    full = render_text(play_record(PerpetualMotion(Deck.shuffled(1))))
+    assert "\n".join("    " + line for line in full.splitlines()) in text
+    assert "**deal**" in text and "**gather**" in text
+
+
+def test_a_game_that_has_not_landed_gets_a_coming_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(docgen, "_game_class", lambda name: None)
+    assert 'Coming with issue 5' in docgen.record("klondike")
+    assert 'Coming with issue 4' in docgen.game_rules("aces-up")
+
+
+def test_the_stored_statistics_render_with_intervals() -> None:
+    text = docgen.pm_study()
+    assert "right-face-down" in text and "45.45%" in text
+
+
+def test_the_docs_command_names_the_docs_extra_when_mkdocs_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib.util
+
+    from solitaire_ds.cli import UsageError
+
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(UsageError, match=re.escape(f"mkdocs is not installed: {INSTALL_HINT}")):
+        docs_command(["serve"])
+
+
+def test_the_docs_command_without_mkdocs_prints_one_line_and_exits_2(tmp_path: Path) -> None:
+    blocker = tmp_path / "mkdocs.py"
+    blocker.write_text("raise ImportError('blocked')\n")
+    code = ("import importlib.util, sys\n"
+            "real = importlib.util.find_spec\n"
+            "importlib.util.find_spec = lambda n, *a: None if n in ('mkdocs', 'material') else real(n, *a)\n"
+            "from solitaire_ds.cli import main\n"
+            "sys.exit(main(['docs']))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.returncode == 2
+    assert done.stderr == f"solitaire-ds: error: mkdocs is not installed: {INSTALL_HINT}\n"
