@@ -1,0 +1,120 @@
+"""Exercise 11: Klondike's priority order of moves (run with ``--impl`` to grade a folder).
+
+The expectations are trusted: deals worked out by hand (one per rule) and the results of
+fixed shuffles. A failure says in plain words which rule the code under test broke.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from solitaire_ds.cards import Card, Deck
+from solitaire_ds.course import load_module
+
+# Cards that go up at the start of every game (piles 1 … 7, bottom first), then the stock.
+RULE_DEALS: dict[str, tuple[list[str], str, list[str]]] = {
+    "rule 1 plays pile tops left to right, and the waste's top only after them": (
+        ["9C", "7C AH", "8C 8S 5C", "TC TS JC AS", "3C 3S 4C 4S 6C",
+         "QC QS KC KS 6S 7S", "9S 5S 2C QH JH TH JS"], "AD 9H KD",
+        ["turn AD", "rule 1: AH from pile 2 to foundation", "up 7C", "rule 1: AS from pile 4 to foundation",
+         "up JC", "rule 1: AD from waste to foundation", "turn 9H", "turn KD"]),
+    "rule 2 puts the waste's top on the leftmost pile that takes it, before rule 3": (
+        ["9C", "KC 9S", "QC QS 8D", "3C 5C 5S 4C", "6C 6S 8C 8S 4S",
+         "TC TS JC JS 2C 3S", "AC AD AH AS 2D 2H KS"], "8H 7S KD 5D",
+        ["turn 8H", "rule 2: 8H from waste to pile 1", "turn 7S", "rule 2: 7S from waste to pile 1",
+         "turn KD", "rule 3: 8D from pile 3 to pile 2", "up QS", "turn 5D"]),
+    "rule 3 moves all the face-up cards of the leftmost movable pile, onto the leftmost pile": (
+        ["6D", "QC 7S", "3C 3S 7C", "4C 4S 5C 8H", "9C 9S TC TS JC",
+         "AC AD AH AS KC JS", "QS KS 2D 2H 3D 3H 6S"], "2C 5S",
+        ["turn 2C", "rule 3: 6D from pile 1 to pile 2", "rule 3: 7S 6D from pile 2 to pile 4",
+         "up QC", "turn 5S"]),
+    "only a king fills an empty pile, from the waste (rule 2) or off face-down cards (rule 3)": (
+        ["AC", "AD AS", "3H 4H 8C", "3C 3S 4C KD", "5C 5S 6C 6S 7C",
+         "7S 9S TC TS JC JS", "AH 2C 2D 2S KC KS 2H"], "KH QS 9C 4S 5H",
+        ["turn KH", "rule 1: AC from pile 1 to foundation", "rule 1: AS from pile 2 to foundation",
+         "up AD", "rule 1: AD from pile 2 to foundation", "rule 2: KH from waste to pile 1",
+         "turn QS", "rule 2: QS from waste to pile 1", "turn 9C",
+         "rule 3: KD from pile 4 to pile 2", "up 4C", "turn 4S"]),
+    "a king already at the bottom of its pile is never moved (the guard)": (
+        ["AC", "KC AS", "QC QS 8C", "3C 3S 4C JD", "5C 5S 6C 6S 7C",
+         "7S 9S TC TS JC JS", "AH AD 2C 2D 2S KS 3D"], "4H 4D",
+        ["turn 4H", "rule 1: AC from pile 1 to foundation", "rule 1: AS from pile 2 to foundation",
+         "up KC", "turn 4D"]),
+}
+
+#: Cards played to the foundations by the deals Deck.shuffled(0) … Deck.shuffled(39).
+SHUFFLED_RESULTS = [3, 6, 14, 8, 7, 8, 5, 14, 7, 9, 15, 5, 6, 16, 14, 8, 6, 1, 2, 8,
+                    6, 6, 4, 4, 7, 13, 4, 10, 9, 7, 19, 7, 12, 14, 6, 10, 4, 8, 7, 3]
+
+
+#: More steps than any game can take (the proof in the module's docstring gives 153).
+STEP_LIMIT = 1000
+
+
+@pytest.fixture(scope="module")
+def klondike(impl: str) -> Any:
+    """The Klondike class of the implementation under test."""
+    return load_module(impl, "games.klondike").Klondike
+
+
+def layout(piles: list[str], stock: str) -> Deck:
+    cards = [pile.split() for pile in piles]
+    order = [cards[p][r] for r in range(7) for p in range(r, 7)] + stock.split()
+    named = {Card.parse(code) for code in order}
+    return Deck.parse(" ".join(order + [c.code for c in Deck.standard() if c not in named]))
+
+
+def play_out(game: Any, what: str) -> dict[str, Any]:
+    """Run ``game`` to its end; fail in plain words if it goes on past any possible end."""
+    for _ in range(STEP_LIMIT):
+        if game.is_over():
+            return dict(game.result())
+        game.advance()
+    pytest.fail(f"{what} did not end after {STEP_LIMIT} steps: every game must end "
+                "(is the guard on kings at the bottom of their piles missing?)")
+
+
+def plain(event: dict[str, Any]) -> str:
+    if event["type"] == "move":
+        return f"rule {event['rule']}: {' '.join(event['cards'])} from {event['from']} to {event['to']}"
+    if event["type"] == "turn":
+        return f"turn {event['card']}"
+    if event["type"] == "turn_up":
+        return f"up {event['card']}"
+    return str(event["type"])
+
+
+@pytest.mark.parametrize("rule", list(RULE_DEALS))
+def test_each_rule_is_applied_in_priority_order(klondike: Any, rule: str) -> None:
+    piles, stock, expected = RULE_DEALS[rule]
+    game = klondike(layout(piles, stock))
+    while len(game.events) < len(expected) + 1 and not game.is_over():
+        game.advance()
+    got = [plain(event) for event in game.events[1:len(expected) + 1]]
+    assert got == expected, (
+        f"Expected that {rule}.\nOn this deal the first steps should be:\n  "
+        + "\n  ".join(expected) + "\nbut your code did:\n  " + "\n  ".join(got))
+
+
+def test_the_new_deck_order_ends_with_28_cards_on_the_foundations(klondike: Any) -> None:
+    result = play_out(klondike(Deck.standard()), "The new-deck order")
+    assert result == {"won": False, "to_foundation": 28, "cards_left": 24, "net": 88}, (
+        f"The unshuffled deck should end with 28 cards up (net +$88), not {result}")
+
+
+def test_shuffled_deals_give_the_trusted_results(klondike: Any) -> None:
+    got = [play_out(klondike(Deck.shuffled(seed), record=False), f"Deck.shuffled({seed})")
+           ["to_foundation"] for seed in range(len(SHUFFLED_RESULTS))]
+    wrong = [seed for seed, (a, b) in enumerate(zip(got, SHUFFLED_RESULTS, strict=True)) if a != b]
+    assert not wrong, (
+        f"Deck.shuffled({wrong[0]}) should put {SHUFFLED_RESULTS[wrong[0]]} cards on the "
+        f"foundations, but your code put {got[wrong[0]]} ({len(wrong)} of "
+        f"{len(SHUFFLED_RESULTS)} shuffled deals differ)")
+
+
+def test_a_won_deal_is_won(klondike: Any) -> None:
+    result = play_out(klondike(Deck.shuffled(70)), "Deck.shuffled(70)")
+    assert result == {"won": True, "to_foundation": 52, "cards_left": 0, "net": 208}, (
+        f"Deck.shuffled(70) is won by the priority order (all 52 cards, net +$208), not {result}")
