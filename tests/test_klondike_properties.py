@@ -38,7 +38,10 @@ def check_invariants(game: Klondike) -> None:
             assert upper.rank == lower.rank - 1 and upper.color is not lower.color, (
                 f"pile {number + 1}'s face-up cards {run} are not a descending alternating run")
         assert game._tops[number] == (run[-1] if run else None)
+        if run:
+            assert game._pile_of[run[-1]] == number
         assert game._bottoms[number] == (run[0] if run else None)
+    assert len(game._pile_of) == sum(1 for top in game._tops if top is not None)
     assert game._waste_top == (game.waste.peek() if game.waste else None)
 
 

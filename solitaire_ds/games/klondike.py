@@ -70,6 +70,7 @@ Pile = Stack[Card]
 Stock = Queue[Card]
 
 NUM_PILES = 7
+DECK_SIZE = 52
 TABLEAU_CARDS = 28  # 1 + 2 + ... + 7
 #: Dollars the player pays the house for one game.
 STAKE = 52
@@ -92,17 +93,17 @@ class _Move(NamedTuple):
     target: int  # a pile index, or FOUNDATION
 
 
-def _places_for(card: Card) -> frozenset[Card | None]:
-    """Return the pile tops ``card`` may go on; None stands for an empty pile (kings only)."""
+def _parents(card: Card) -> tuple[Card, ...]:
+    """Return the cards ``card`` may be placed on: one rank higher, the other colour."""
     if card.rank is Rank.KING:
-        return frozenset([None])
+        return ()  # a king goes only into an empty pile
     higher = Rank(card.rank + 1)
-    return frozenset(Card(higher, suit) for suit in Suit if suit.color is not card.color)
+    return tuple(Card(higher, suit) for suit in Suit if suit.color is not card.color)
 
 
 _ALL_CARDS = tuple(Deck.standard())
-#: For each card, the tops it may be placed on (by a move onto a pile).
-_PLACES: dict[Card, frozenset[Card | None]] = {card: _places_for(card) for card in _ALL_CARDS}
+#: For each card, the two cards it may be placed on (none for a king).
+_PARENTS: dict[Card, tuple[Card, ...]] = {card: _parents(card) for card in _ALL_CARDS}
 #: For each card, the card its foundation takes after it (None after a king).
 _NEXT_ON_FOUNDATION: dict[Card, Card | None] = {
     card: Card(Rank(card.rank + 1), card.suit) if card.rank < Rank.KING else None
@@ -166,7 +167,7 @@ class Klondike(Game):
         'pile 1: J♠'
         """
         super().__init__(deck, options, toolkit=toolkit, record=record)
-        if len(deck) != len(_ALL_CARDS):
+        if len(deck) != DECK_SIZE:
             raise ValueError(f"Klondike needs all 52 cards, not a deck of {len(deck)}")
         self.face_down: list[Pile] = [toolkit.stack() for _ in range(NUM_PILES)]
         self.face_up: list[Pile] = [toolkit.stack() for _ in range(NUM_PILES)]
@@ -176,6 +177,7 @@ class Klondike(Game):
         self._hand: Pile = toolkit.stack()  # carries a run from pile to pile, in order
         # What the structures show only slowly, kept up to date by every move:
         self._tops: list[Card | None] = [None] * NUM_PILES  # top face-up card of each pile
+        self._pile_of: dict[Card, int] = {}  # the same, the other way: a top card -> its pile
         self._bottoms: list[Card | None] = [None] * NUM_PILES  # bottom face-up card
         self._waste_top: Card | None = None
         self._wanted: set[Card] = {Card(Rank.ACE, suit) for suit in Suit}  # next on each foundation
@@ -197,9 +199,9 @@ class Klondike(Game):
         """
         played = self.to_foundation
         return {
-            "won": played == len(_ALL_CARDS),
+            "won": played == DECK_SIZE,
             "to_foundation": played,
-            "cards_left": len(_ALL_CARDS) - played,
+            "cards_left": DECK_SIZE - played,
             "net": PAYOUT * played - STAKE,
         }
 
@@ -242,7 +244,7 @@ class Klondike(Game):
         move = self._choose_move()
         if move is not None:
             self._make(move)
-            if self.to_foundation == len(_ALL_CARDS):
+            if self.to_foundation == DECK_SIZE:
                 self._finish()
         elif self.stock:
             self._turn("rule 4")
@@ -283,13 +285,10 @@ class Klondike(Game):
             if target is not None:
                 return _Move(2, WASTE, target)
         for pile, bottom in enumerate(self._bottoms):
-            if bottom is None:
-                continue
-            if bottom.rank is Rank.KING and not self.face_down[pile]:
-                continue  # the guard: a king at the bottom of its pile stays
-            target = self._target(bottom)
-            if target is not None:
-                return _Move(3, pile, target)
+            if bottom is not None:
+                target = self._target(bottom)
+                if target is not None and not self._guarded(pile, bottom):
+                    return _Move(3, pile, target)
         return None
         # END SOLUTION
 
@@ -298,11 +297,28 @@ class Klondike(Game):
 
         A pile never takes its own run: its top is no higher than the run's bottom card.
         """
-        places = _PLACES[card]
-        for pile, top in enumerate(self._tops):
-            if top in places:
-                return pile
-        return None
+        parents = _PARENTS[card]
+        if not parents:
+            return self._tops.index(None) if None in self._tops else None
+        # Two dictionary look-ups instead of a scan of the seven tops: this is the hot path.
+        pile_of = self._pile_of
+        first, second = pile_of.get(parents[0]), pile_of.get(parents[1])
+        if first is None or (second is not None and second < first):
+            return second
+        return first
+
+    def _guarded(self, pile: int, bottom: Card) -> bool:
+        """Return True when ``bottom`` is a king lying at the bottom of ``pile``: it stays."""
+        return bottom.rank is Rank.KING and not self.face_down[pile]
+
+    def _set_top(self, pile: int, card: Card | None) -> None:
+        """Record ``card`` (None: nothing) as the top face-up card of ``pile``."""
+        old = self._tops[pile]
+        if old is not None:
+            del self._pile_of[old]
+        if card is not None:
+            self._pile_of[card] = pile
+        self._tops[pile] = card
 
     def _make(self, move: _Move) -> None:
         """Carry out ``move`` and what follows it at once (turn-ups, refilling the waste)."""
@@ -329,6 +345,7 @@ class Klondike(Game):
             hand = self._hand
             for _ in range(len(up)):
                 hand.push(up.pop())
+            self._set_top(source, None)  # before the run's top becomes the target's top
             bottom = hand.peek()
             moved = []
             for _ in range(len(hand)):
@@ -353,23 +370,25 @@ class Klondike(Game):
         """Note that a run from ``bottom`` to ``top`` was just put on ``pile``."""
         if self._tops[pile] is None:
             self._bottoms[pile] = bottom
-        self._tops[pile] = top
+        self._set_top(pile, top)
 
     def _uncover(self, pile: int) -> None:
         """Update a pile that lost cards: turn up a face-down card left on top."""
         up = self.face_up[pile]
         if up:
-            self._tops[pile] = up.peek()
+            self._set_top(pile, up.peek())
             return
         down = self.face_down[pile]
         if down:
             card = down.pop()
             up.push(card)
-            self._tops[pile] = self._bottoms[pile] = card
+            self._set_top(pile, card)
+            self._bottoms[pile] = card
             if self.recording:
                 self.emit({"type": "turn_up", "card": card.code, "pile": pile + 1})
         else:
-            self._tops[pile] = self._bottoms[pile] = None
+            self._set_top(pile, None)
+            self._bottoms[pile] = None
 
     def _turn(self, reason: str) -> None:
         """Turn the next stock card onto the waste (the stock is not empty)."""
@@ -390,7 +409,8 @@ class Klondike(Game):
                 position += 1
                 if pile == first:
                     self.face_up[pile].push(card)
-                    self._tops[pile] = self._bottoms[pile] = card
+                    self._set_top(pile, card)
+                    self._bottoms[pile] = card
                 else:
                     self.face_down[pile].push(card)
         if self.recording:
