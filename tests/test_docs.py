@@ -175,7 +175,7 @@ def test_a_linked_deque_is_drawn_as_a_ring_with_its_sentinel() -> None:
 
 def test_the_complexity_table_reads_every_runtime_line() -> None:
     table = docgen.complexity("ArrayStack")
-    assert "| `push()` |" in table and "O(1) amortized" in table
+    assert "| `push(item)` |" in table and "O(1) amortized" in table
 
 
 def test_the_sample_record_is_the_one_the_play_command_prints() -> None:

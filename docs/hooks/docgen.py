@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import html
 import inspect
+import itertools
 import json
 import math
 import os
@@ -41,7 +42,7 @@ class DirectiveError(ValueError):
     """A directive that names no generator or gives it bad arguments."""
 
 
-_DIRECTIVE = re.compile(r"^<!--\s*gen:\s*(?P<name>[\w-]+)(?P<args>.*?)-->\s*$", re.MULTILINE)
+_DIRECTIVE = re.compile(r"^(?P<indent>[ \t]*)<!--\s*gen:\s*(?P<name>[\w-]+)(?P<args>.*?)-->[ \t]*$", re.MULTILINE)
 
 
 def expand(markdown: str, where: str = "page") -> str:
@@ -58,9 +59,11 @@ def expand(markdown: str, where: str = "page") -> str:
                 raise DirectiveError(f"{where}: argument {token!r} of {name!r} is not key=value")
             args[key] = value
         try:
-            return GENERATORS[name](**args).rstrip("\n")
+            text = GENERATORS[name](**args).rstrip("\n")
         except TypeError as exc:
             raise DirectiveError(f"{where}: {name}: {exc}") from None
+        indent = match.group("indent")
+        return "\n".join(indent + line if line else line for line in text.split("\n"))
 
     return _DIRECTIVE.sub(one, markdown)
 
@@ -226,8 +229,9 @@ def complexity(cls: str) -> str:
         if not found:
             continue
         cost = " ".join(found.group("text").split()).rstrip(".")
+        params = ", ".join(p for p in inspect.signature(member).parameters if p != "self")
         label = {"__init__": f"`{cls}(items)`", "__len__": "`len(s)`", "__iter__": "`iter(s)`"}.get(
-            name, f"`{name}()`")
+            name, f"`{name}({params})`")
         rows.append(f"| {label} | {doc.splitlines()[0]} | {cost} |")
     return "\n".join(rows) + "\n"
 
@@ -409,6 +413,7 @@ def bench(cls: str = "") -> str:
         out.append(f"| `{r['name']}` | {r['ops']:,} | {r['ns_per_op']:.0f} | `{r['baseline']}` | "
                    f"{r['baseline_ns_per_op']:.0f} | {r['ratio']:.2f}× | {growth} |")
         previous = r
+    out += ["", *_bench_verdicts(rows)]
     out += ["", f"Measured with `{data['command']}` (Python {data['python']}, best of {data['repeats']}), "
             "stored in `docs/data/benchmarks.json` by `scripts/docs_figures.py --bench-only`. "
             "Targets (issue 2): array classes within 6× of the built-in, linked ones within 10×; "
@@ -419,6 +424,21 @@ def bench(cls: str = "") -> str:
                 for r in rows if r["ops"] == largest]
         out += [_bench_chart(bars, largest), ""]
     return "\n".join(out)
+
+
+def _bench_verdicts(rows: list[dict[str, Any]]) -> list[str]:
+    """One line per class: its worst ratio and worst growth against the issue's targets."""
+    lines = []
+    for name in dict.fromkeys(r["name"] for r in rows):
+        mine = [r for r in rows if r["name"] == name]
+        target = {"array": 6.0, "linked": 10.0}[mine[0]["kind"]]
+        ratio = max(r["ratio"] for r in mine)
+        growths = [(b["ns_per_op"] * b["ops"]) / (a["ns_per_op"] * a["ops"]) for a, b in itertools.pairwise(mine)]
+        growth = max(growths, default=0.0)
+        verdict = "meets" if ratio <= target and growth <= 12 else "misses"
+        lines.append(f"- `{name}` {verdict} the targets in this run: worst ratio {ratio:.1f}× "
+                     f"(target {target:g}×), worst growth {growth:.1f}× (target 12×).")
+    return lines
 
 
 def _bench_chart(bars: list[tuple[str, float, str, float]], ops: int) -> str:
@@ -512,7 +532,11 @@ EVENT_NOTES: dict[str, dict[str, str]] = {
         "result": "Score = cards discarded.",
     },
     "klondike": {
+        "deal": "28 cards into 7 piles: each pile is a face-down `Stack` under a face-up run; "
+                "the other 24 cards are the stock, dealt from its front.",
         "move": "A run or a card moves between Stacks, with the rule number that chose it.",
+        "turn_up": "A face-down card left on top is turned up: `pop` from the face-down Stack, "
+                   "`push` onto the face-up run.",
         "turn": "The stock gives its next card to the waste Stack.",
         "result": "Cards on the foundations, and the dollars.",
     },
@@ -563,6 +587,7 @@ def record(game: str, seed: str = "1", player: str = "", max_lines: str = "400",
     out = [f"The game below is played by the real code each time the site is built; "
            f"`{command}` prints the same record.", ""]
     block: list[str] = []
+    shown_lines = 0
     first = True
     for state, new in _walk(rec):
         if first:
@@ -574,6 +599,7 @@ def record(game: str, seed: str = "1", player: str = "", max_lines: str = "400",
             block += ["    " + row for row in state.board().splitlines()]
         fresh = [e["type"] for e in new if e["type"] in notes and e["type"] not in shown]
         if fresh:
+            shown_lines += len(block)
             out += ["```text", *block, "```", ""]
             for kind in dict.fromkeys(fresh):
                 out += [f"- **{kind}** — {notes[kind]}"]
@@ -582,7 +608,13 @@ def record(game: str, seed: str = "1", player: str = "", max_lines: str = "400",
             block = []
             if len(shown) == len(notes):
                 break
+        elif shown_lines + len(block) > 160:
+            out += ["```text", *block, "```", "", "The rest of the game is in the whole record below.", ""]
+            block = []
+            break
     out += ["Final board and result:", "", "```text", *state_board_and_result(rec), "```", ""]
+    later = [k for k in dict.fromkeys(e["type"] for e in rec.events) if k in notes and k not in shown]
+    out += [f"- **{kind}** — {notes[kind]}" for kind in later] + ([""] if later else [])
     full = render_text(rec).splitlines()
     limit = int(max_lines)
     out += [f'??? example "The whole record ({len(full)} lines)"', ""]
@@ -712,7 +744,8 @@ def pm_study() -> str:
     if data is None:
         return '!!! note "Not computed yet"\n    Run `python scripts/docs_figures.py --only perpetual-motion`.\n'
     out = ["| `--gather` | deals | cycled (95% CI) | won (95% CI) | mean rounds when won (95% CI) | "
-           "median | mean cycle length (95% CI) |", "| --- | ---: | --- | --- | --- | ---: | --- |"]
+           "median | mean cycle length (95% CI) | 45.45% inside the interval? |",
+           "| --- | ---: | --- | --- | --- | ---: | --- | --- |"]
     for run in data["runs"]:
         n, won = run["games"], run["won"]
         lost = n - won
@@ -725,7 +758,7 @@ def pm_study() -> str:
         _, cmean, clo2, chi2 = _hist_stats(cyc)
         out.append(f"| `{run['options'][-1]}` | {n:,} | {lost / n:.2%} ({clo:.2%}–{chi:.2%}) | "
                    f"{won / n:.2%} ({wlo:.2%}–{whi:.2%}) | {rmean:.1f} ({rlo:.1f}–{rhi:.1f}) | {median} | "
-                   f"{cmean:.2f} ({clo2:.2f}–{chi2:.2f}) |")
+                   f"{cmean:.2f} ({clo2:.2f}–{chi2:.2f}) | {'yes' if clo <= 0.4545 <= chi else 'no'} |")
     out += ["", "Published: **45.45%** of deals cycle, 54.55% ± 0.89% complete (Clarke, 10,000 deals, "
             "piles collected left to right); \"an average of **128 rounds**\" when won (Wikipedia, "
             "source unknown).", ""]
@@ -747,8 +780,13 @@ def _median(hist: dict[str, int]) -> str:
 _SERIES_COLOURS = ["#2e7d32", "#1565c0", "#ef6c00", "#6a1b9a", "#c62828", "#00838f"]
 
 
-def plot(game: str, key: str, side: str = "all", bins: str = "0", xlabel: str = "", title: str = "") -> str:
-    """A line plot of the share of deals at each value of ``key``, one line per stored run."""
+def plot(game: str, key: str, side: str = "all", bins: str = "0", xlabel: str = "", title: str = "",
+         kind: str = "line") -> str:
+    """A plot of the share of deals at each value of ``key``, one series per stored run.
+
+    ``kind=line`` draws lines (the far tail, past 99.5% of every series, is left out);
+    ``kind=bars`` draws grouped bars for the twelve most common values.
+    """
     data = _load(f"stats-{game}.json")
     if data is None:
         return ""
@@ -761,7 +799,62 @@ def plot(game: str, key: str, side: str = "all", bins: str = "0", xlabel: str = 
             series.append((_run_label(run), {int(v): c / total for v, c in hist.items()}))
     if not series:
         return ""
-    return line_chart(series, xlabel or key, int(bins), title or f"{key} ({side} deals)") + "\n"
+    title = title or f"{key} ({side} deals)"
+    if kind == "bars":
+        return bar_chart(series, xlabel or key, title) + "\n"
+    return line_chart([(label, _clip(points)) for label, points in series], xlabel or key, int(bins),
+                      title) + "\n"
+
+
+def _clip(points: dict[int, float], keep: float = 0.995) -> dict[int, float]:
+    """Drop the far right tail: the values past the first ``keep`` of the share."""
+    out: dict[int, float] = {}
+    seen = 0.0
+    for x, y in sorted(points.items()):
+        out[x] = y
+        seen += y
+        if seen >= keep:
+            break
+    return out
+
+
+def bar_chart(series: list[tuple[str, dict[int, float]]], xlabel: str, title: str = "") -> str:
+    """Grouped bars: the twelve values most common over all series, one bar per series."""
+    totals: dict[int, float] = {}
+    for _, pts in series:
+        for x, y in pts.items():
+            totals[x] = totals.get(x, 0.0) + y
+    xs = sorted(sorted(totals, key=lambda x: -totals[x])[:12])
+    y_max = max(pts.get(x, 0.0) for _, pts in series for x in xs) * 1.1 or 1.0
+    width, left, top, ph = 680, 56, 30, 200
+    group = (width - left - 16) / len(xs)
+    bar = group * 0.8 / len(series)
+    body = [f'<text x="{left}" y="18" font-size="13" fill="#37474f">{_esc(title)}</text>',
+            f'<line x1="{left}" y1="{top + ph}" x2="{width - 16}" y2="{top + ph}" stroke="#37474f"/>']
+    for k in range(5):
+        y = y_max * k / 4
+        yy = top + ph - ph * y / y_max
+        body.append(f'<text x="{left - 4}" y="{yy + 4:.1f}" text-anchor="end" font-size="10">{y:.0%}</text>')
+        body.append(f'<line x1="{left}" y1="{yy:.1f}" x2="{width - 16}" y2="{yy:.1f}" stroke="#eceff1"/>')
+    for g, x in enumerate(xs):
+        gx = left + g * group + group * 0.1
+        for i, (_, pts) in enumerate(series):
+            h = ph * pts.get(x, 0.0) / y_max
+            colour = _SERIES_COLOURS[i % len(_SERIES_COLOURS)]
+            body.append(f'<rect x="{gx + i * bar:.1f}" y="{top + ph - h:.1f}" width="{bar:.1f}" '
+                        f'height="{h:.1f}" fill="{colour}"/>')
+        body.append(f'<text x="{gx + group * 0.4:.1f}" y="{top + ph + 14}" text-anchor="middle" '
+                    f'font-size="10">{x}</text>')
+    body.append(f'<text x="{left + (width - left) / 2}" y="{top + ph + 30}" text-anchor="middle" '
+                f'font-size="12">{_esc(xlabel)} (the twelve most common values)</text>')
+    for i, (label, _) in enumerate(series):
+        colour = _SERIES_COLOURS[i % len(_SERIES_COLOURS)]
+        lx = left + (i % 2) * 320
+        ly = top + ph + 46 + (i // 2) * 14
+        body.append(f'<rect x="{lx}" y="{ly - 9}" width="12" height="8" fill="{colour}"/>')
+        body.append(f'<text x="{lx + 16}" y="{ly - 2}" font-size="11">{_esc(label)}</text>')
+    height = top + ph + 46 + ((len(series) + 1) // 2) * 14
+    return _svg(width, height, body, title)
 
 
 def line_chart(series: list[tuple[str, dict[int, float]]], xlabel: str, bins: int = 0, title: str = "") -> str:
