@@ -146,6 +146,14 @@ def run_report(args: argparse.Namespace) -> int:
 
     Arguments: ``games``, ``seed``, ``decks``, ``workers``, ``jsonl`` and, for the
     ``klondike`` command, ``show`` (``simulate`` shows the default 2 records).
+    Raise :class:`~solitaire_ds.cli.UsageError` for a bad decks file or an option that
+    belongs to another game.
+
+    >>> args = argparse.Namespace(games=2, seed=5, decks=None, workers=1, jsonl=None, show=0)
+    >>> run_report(args)  # doctest: +ELLIPSIS
+    Klondike for money: 2 games (seed 5); ...
+    time: ...
+    0
     """
     _refuse_other_options(args)
     sources, where = _sources(args)
@@ -171,7 +179,13 @@ def _write(path: Path, text: str) -> None:
 
 
 def register(subparsers: Any) -> None:
-    """Add the ``klondike`` command."""
+    """Add the ``klondike`` command to ``subparsers`` (from ``ArgumentParser.add_subparsers``).
+
+    >>> parser = argparse.ArgumentParser()
+    >>> register(parser.add_subparsers())
+    >>> parser.parse_args(["klondike", "--games", "3"]).show
+    2
+    """
     parser = subparsers.add_parser(
         "klondike", help="play Klondike for money: many games, the record of the first few",
         description="Play many games of Klondike by the fixed priority of moves, paying "

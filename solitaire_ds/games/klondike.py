@@ -189,6 +189,14 @@ class Klondike(Game):
     # -- looking ------------------------------------------------------------------------
 
     def is_over(self) -> bool:
+        """Return True once the game has ended (its ``result`` event is recorded).
+
+        Runtime complexity: O(1).
+
+        >>> game = Klondike(Deck.standard())
+        >>> game.is_over(), game.run()["won"], game.is_over()
+        (False, False, True)
+        """
         return self._over
 
     def result(self) -> dict[str, Any]:
@@ -209,6 +217,20 @@ class Klondike(Game):
         """Return the table as text: stock, waste, foundations, then each pile.
 
         Face-down cards show as ``##``; a pile and the waste are written bottom card first.
+
+        Runtime complexity: O(n) for the n cards on the table.
+
+        >>> print(Klondike(Deck.standard()).board())
+        stock: 24 cards
+        waste: ·
+        foundations: ♣ ·  ♦ ·  ♥ ·  ♠ ·
+        pile 1: A♣
+        pile 2: ## 8♣
+        pile 3: ## ## A♦
+        pile 4: ## ## ## 6♦
+        pile 5: ## ## ## ## 10♦
+        pile 6: ## ## ## ## ## K♦
+        pile 7: ## ## ## ## ## ## 2♥
         """
         waste = [card.label for card in self.waste]
         waste.reverse()
@@ -232,8 +254,15 @@ class Klondike(Game):
         A move includes what follows from it at once: a face-down card turned up, a new
         waste card when the waste became empty, the end of a won game.
 
-        Runtime complexity: O(p²) to choose a move among p = 7 piles, plus O(k) to move
-        a run of k cards.
+        Runtime complexity: O(p) to choose a move among p = 7 piles (each pile's target
+        is found by a dictionary look-up), plus O(k) to move a run of k cards.
+
+        >>> game = Klondike(Deck.standard())
+        >>> game.advance()
+        >>> game.advance()
+        >>> [game.describe(event) for event in game.events[1:]]
+        ['turn 3♥ from the stock onto the waste to begin; 23 left in the stock', \
+'rule 1: A♣ from pile 1 to the foundation']
         """
         if self._over:
             super().advance()
@@ -271,6 +300,13 @@ class Klondike(Game):
         2. the waste's top card onto the leftmost pile that takes it;
         3. the leftmost pile whose face-up run may move (not a king already at the
            bottom of its pile), onto the leftmost pile that takes its bottom card.
+
+        What to look at: ``self._wanted`` (the cards the foundations take next),
+        ``self._tops`` and ``self._bottoms`` (each pile's top and bottom face-up card,
+        None for an empty pile), ``self._waste_top`` (None when the waste is empty),
+        ``self._target(card)`` (the leftmost pile that takes ``card``, or None) and
+        ``self._guarded(pile, bottom)``. A source or target is a pile index from 0,
+        :data:`WASTE` or :data:`FOUNDATION`.
         """
         # BEGIN SOLUTION: Return the _Move that rules 1, 2 and 3 choose, in that order, or None.
         wanted = self._wanted
@@ -470,7 +506,11 @@ class Klondike(Game):
         return super().describe(event)
 
     def show_board_after(self, events: Sequence[Event]) -> bool:
-        """Draw the board after the deal and after every stock card turned."""
+        """Draw the board after the deal and after every stock card turned.
+
+        >>> Klondike(Deck.standard()).show_board_after([{"type": "turn_up", "card": "9C"}])
+        False
+        """
         return any(event["type"] in ("deal", "turn") for event in events)
 
     @classmethod
