@@ -193,6 +193,25 @@ def test_the_guard_never_moves_a_king_that_lies_at_the_bottom_of_its_pile() -> N
     assert events[-1]["type"] == "result"
 
 
+class _Unguarded(Klondike):
+    """The rule text alone: a king at the bottom of its pile may move to an empty pile."""
+
+    def _guarded(self, pile: int, bottom: Card) -> bool:
+        return False
+
+
+def test_without_the_guard_the_rule_text_alone_moves_a_king_back_and_forth_forever() -> None:
+    deck = layout(["AC", "KC AS", "QC QS 8C", "3C 3S 4C JD", "5C 5S 6C 6S 7C",
+                   "7S 9S TC TS JC JS", "AH AD 2C 2D 2S KS 3D"], "4H 4D")
+    game = _Unguarded(deck)
+    for _ in range(MAX_STEPS + 1):
+        game.advance()
+    assert not game.is_over()
+    last = game.events[-2:]
+    assert last in ([move(3, "KC", "pile 1", "pile 2"), move(3, "KC", "pile 2", "pile 1")],
+                    [move(3, "KC", "pile 2", "pile 1"), move(3, "KC", "pile 1", "pile 2")])
+
+
 # -- whole games -----------------------------------------------------------------------------
 
 RANK_MAJOR = [f"{r}{s}" for r in "A23456789TJQK" for s in "CDHS"]  # AC AD AH AS 2C …
