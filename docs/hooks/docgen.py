@@ -577,7 +577,10 @@ def record(game: str, seed: str = "1", player: str = "", max_lines: str = "400",
     if cls.has_decisions:
         from solitaire_ds.players import make_player
 
-        choose = make_player(player or "greedy", cls)
+        try:
+            choose = make_player(player or "greedy", cls)
+        except KeyError:  # the players have not landed yet
+            return _coming(game, "An annotated sample game, played by the greedy player")
     rec = play_record(cls(Deck.shuffled(int(seed)), opts), choose, (player or "greedy") if choose else None)
     flags = "".join(f" --{k.replace('_', '-')} {v}" for k, v in options.items())
     flags += f" --player {player or 'greedy'}" if choose else ""
