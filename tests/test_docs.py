@@ -221,3 +221,9 @@ def test_the_docs_command_without_mkdocs_prints_one_line_and_exits_2(tmp_path: P
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 2
     assert done.stderr == f"solitaire-ds: error: mkdocs is not installed: {INSTALL_HINT}\n"
+
+
+def test_the_home_page_quick_start_is_the_readmes() -> None:
+    text = docgen.quickstart()
+    assert "python3 -m venv .venv" in text and "pytest" in text
+    assert "<!-- gen: quickstart -->" in (DOCS / "index.md").read_text(encoding="utf-8")

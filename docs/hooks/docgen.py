@@ -164,6 +164,61 @@ def _anchor(title: str) -> str:
     return re.sub(r"[\s]+", "-", re.sub(r"[^\w\s-]", "", title).strip().lower())
 
 
+# -- the API reference ---------------------------------------------------------------------------
+
+#: The API page's sections and the modules (or objects) each documents, in reading order.
+API_SECTIONS: list[tuple[str, list[str]]] = [
+    ("Structures", ["solitaire_ds.structures.base", "solitaire_ds.structures.ArrayStack",
+                    "solitaire_ds.structures.LinkedStack", "solitaire_ds.structures.ArrayQueue",
+                    "solitaire_ds.structures.LinkedQueue", "solitaire_ds.structures.ArrayDeque",
+                    "solitaire_ds.structures.LinkedDeque", "solitaire_ds.structures.toolkit"]),
+    ("Cards", ["solitaire_ds.cards"]),
+    ("Games", ["solitaire_ds.games", "solitaire_ds.games.base", "solitaire_ds.games.perpetual_motion",
+               "solitaire_ds.games.idiots_delight", "solitaire_ds.games.aces_up", "solitaire_ds.games.klondike"]),
+    ("Players and the solver", ["solitaire_ds.players", "solitaire_ds.solver"]),
+    ("Records", ["solitaire_ds.records"]),
+    ("Simulations and statistics", ["solitaire_ds.simulate", "solitaire_ds.stats"]),
+    ("The course and grading", ["solitaire_ds.course", "solitaire_ds.grading.runner",
+                                "solitaire_ds.grading.results", "solitaire_ds.grading.report"]),
+    ("The command line", ["solitaire_ds.cli", "solitaire_ds.docs_command"]),
+]
+
+
+def _module_file(dotted: str) -> bool:
+    """Say whether ``dotted`` names a module file (or an object in one) in the checkout."""
+    parts = dotted.split(".")
+    for end in range(len(parts), 0, -1):
+        base = ROOT.joinpath(*parts[:end])
+        if base.with_suffix(".py").is_file() or (base / "__init__.py").is_file():
+            return True
+    return False
+
+
+def api() -> str:
+    """The ``::: module`` lines for mkdocstrings, for every module that exists in this build."""
+    out: list[str] = []
+    for title, names in API_SECTIONS:
+        out += [f"## {title}", ""]
+        for name in names:
+            if _module_file(name):
+                out += [f"::: {name}", ""]
+            else:
+                out += [f"*`{name}` is not in this build yet.*", ""]
+    return "\n".join(out)
+
+
+# -- the README ---------------------------------------------------------------------------------
+
+
+def quickstart() -> str:
+    """The README's "Quick start" section, word for word (the README is its single source)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"^## Quick start\s*\n(?P<body>.*?)(?=^## |\Z)", text, re.MULTILINE | re.DOTALL)
+    if found is None:
+        raise DirectiveError("README.md has no '## Quick start' section")
+    return found.group("body").strip() + "\n"
+
+
 # -- the course ----------------------------------------------------------------------------------
 
 
@@ -706,6 +761,11 @@ def _merge(*hists: dict[str, int]) -> dict[str, int]:
     return merged
 
 
+def _dollars(value: float) -> str:
+    """Return ``+$1.50`` or ``−$11.64``: money with its sign, as the Klondike report prints it."""
+    return f"{'+' if value >= 0 else '−'}${abs(value):,.2f}"
+
+
 def _run_label(run: dict[str, Any]) -> str:
     flags = " ".join(run["options"]) or "default rules"
     return flags + (f", player {run['player']}" if run.get("player") else "")
@@ -731,7 +791,8 @@ def stats(game: str) -> str:
         for key in keys:
             hist = _merge(*(side.get(key, {}) for side in run["histograms"].values()))
             m, mean, mlo, mhi = _hist_stats(hist)
-            row += f" {mean:.2f} ({mlo:.2f}–{mhi:.2f}) |" if m else " — |"
+            fmt = _dollars if key == "net" else (lambda v: f"{v:.2f}")
+            row += f" {fmt(mean)} ({fmt(mlo)} to {fmt(mhi)}) |" if m else " — |"
         out.append(row)
     out += ["", "Commands (each also takes `--workers`, which changes nothing but the time):", ""]
     out += [f"- `{run['command']}`" for run in data["runs"]]
@@ -910,6 +971,8 @@ def _binned(points: dict[int, float], bins: int) -> dict[int, float]:
 
 GENERATORS: dict[str, Callable[..., str]] = {
     "cli": cli,
+    "api": api,
+    "quickstart": quickstart,
     "exercise": exercise,
     "course": course,
     "invariant": invariant,
