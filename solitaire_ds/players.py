@@ -1,7 +1,24 @@
 """Players: who makes the decisions in the games that leave some.
 
 A player is a *choose* function: given a game that waits for a decision, it returns one
-of ``game.legal_moves()``. :func:`make_player` builds one by name for a game class.
+of ``game.legal_moves()``. :func:`make_player` builds one by name for a game class:
+
+* ``greedy`` (:func:`greedy_player`): a fixed, deterministic rule of thumb (below);
+* ``solver`` (:func:`solitaire_ds.solver.solver_player`): the best line an exhaustive
+  search finds;
+* ``interactive`` (:func:`solitaire_ds.interactive.interactive_player`): a person at the
+  terminal.
+
+The greedy strategy, for each game:
+
+* Idiot's Delight: the first ``pair`` move (lowest pile numbers), else the first ``suit``
+  move; it never deals by choice (with ``--deal-any-time`` it deals only when it must)
+  and never quits.
+* Aces Up: move a card into an empty pile only from a pile of two or more cards (moving
+  a pile's only card just swaps two piles); among those, an ace first, then the card from
+  the tallest pile (the leftmost pile on a tie, onto the leftmost empty pile). When no
+  such move exists: ``deal``, or after the last deal ``end``. Each move fills an empty
+  pile and empties none, so the moves between two deals are at most four.
 """
 
 from __future__ import annotations
@@ -11,12 +28,16 @@ from importlib import import_module
 
 from solitaire_ds.games.base import Game, Move
 
-__all__ = ["PLAYERS", "Choose", "UnknownPlayer", "make_player"]
+__all__ = ["PLAYERS", "Choose", "UnknownPlayer", "greedy_choice", "greedy_player", "make_player"]
 
 Choose = Callable[[Game], Move]
 
 #: Player name -> "module:factory"; a factory takes the game class and returns a Choose.
-PLAYERS: dict[str, str] = {}
+PLAYERS: dict[str, str] = {
+    "greedy": "solitaire_ds.players:greedy_player",
+    "solver": "solitaire_ds.solver:solver_player",
+    "interactive": "solitaire_ds.interactive:interactive_player",
+}
 
 
 class UnknownPlayer(KeyError):
@@ -37,3 +58,47 @@ def make_player(name: str, game: type[Game]) -> Choose:
     module, factory = PLAYERS[name].split(":")
     made: Choose = getattr(import_module(module), factory)(game)
     return made
+
+
+def greedy_choice(game: Game) -> Move:
+    """Return the greedy player's move in ``game`` (see the module docstring).
+
+    Raise ValueError when the game does not wait for a decision.
+
+    Runtime complexity: O(1) (a handful of legal moves).
+
+    >>> from solitaire_ds.cards import Deck
+    >>> from solitaire_ds.games.idiots_delight import IdiotsDelight
+    >>> game = IdiotsDelight(Deck.parse("5C 5H 9C KS " + " ".join(
+    ...     c for c in Deck.standard().codes() if c not in ("5C", "5H", "9C", "KS"))))
+    >>> game.advance()
+    >>> [str(m) for m in game.legal_moves()], str(greedy_choice(game))
+    (['pair 1 2', 'suit 1 3', 'quit'], 'pair 1 2')
+    """
+    moves = game.legal_moves()
+    if not moves:
+        raise ValueError(f"{game.title} does not wait for a decision now")
+    if game.name == "aces-up":
+        piles = game.piles  # type: ignore[attr-defined]
+        useful = [m for m in moves if m.kind == "move" and len(piles[m.piles[0] - 1]) > 1]
+        if useful:
+            def rank(move: Move) -> tuple[bool, int, tuple[int, ...]]:
+                pile = piles[move.piles[0] - 1]
+                return (pile.peek().rank != 1, -len(pile), move.piles)
+            return min(useful, key=rank)
+        return next(m for m in moves if m.kind in ("deal", "end"))
+    for kind in ("pair", "suit"):
+        for move in moves:
+            if move.kind == kind:
+                return move
+    return moves[0]
+
+
+def greedy_player(game_class: type[Game]) -> Choose:
+    """Return the greedy player's choose function (the same for every game class).
+
+    >>> from solitaire_ds.games.aces_up import AcesUp
+    >>> greedy_player(AcesUp) is greedy_choice
+    True
+    """
+    return greedy_choice

@@ -1,0 +1,187 @@
+"""The interactive player: a person at the terminal chooses each move.
+
+Invariant: every line the player types is answered, and the game only ever receives a
+move from its own ``legal_moves()`` -- bad input gets a one-line message and the same
+prompt again.
+
+At each decision the player sees the piles (card symbols, top card last), the stock, and
+the legal moves numbered from 1. They type a number, a move as text (``pair 1 3``), or:
+
+* ``h`` -- help: the rules summary and these commands again;
+* ``u`` -- undo the last decision: the game is rebuilt from its deck and the decisions so
+  far minus the last one (a game is a pure function of its deck, options and decisions);
+* ``q`` -- quit: the game records a ``quit`` decision and ends, so ``--json`` still writes
+  a record that ``replay`` verifies. The end of input (Ctrl-D) quits too.
+
+Input and output go through ``input`` and ``print`` (or the functions given), so tests
+drive the player with a list of lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from solitaire_ds.games.base import Game, Move
+
+__all__ = ["RULES", "InteractivePlayer", "interactive_player"]
+
+#: A one-paragraph summary of each game's rules, shown at the start and by ``h``.
+RULES: dict[str, str] = {
+    "idiots-delight": (
+        "Idiot's Delight: four piles; only the top card of each shows. If two showing cards "
+        "have the same rank, discard both ('pair'); if two have the same suit, discard the "
+        "lower one, aces low ('suit'). When neither is possible the game deals four more "
+        "cards, one on each pile, by itself (with --deal-any-time you may also 'deal' "
+        "whenever you like). Cards never move to an empty pile. You win when every card is "
+        "discarded."),
+    "aces-up": (
+        "Aces Up: four piles; only the top card of each shows; aces are high. Whenever two "
+        "showing cards share a suit, the lower ones are discarded by themselves. When a pile "
+        "is empty you may move the top card of another pile into it ('move FROM TO'; with "
+        "--aces-only only an ace). When you want no more moves, 'deal' four more cards; after "
+        "the last deal, 'end'. Your score is the number of cards discarded; you win when only "
+        "the four aces are left (score 48)."),
+}
+
+_COMMANDS = ("Type the number of a move (or the move itself, like 'pair 1 3'); "
+             "h = help, u = undo your last move, q = quit.")
+
+
+class InteractivePlayer:
+    """A choose function that asks a person, with help, undo and quit.
+
+    >>> from solitaire_ds.cards import Deck
+    >>> from solitaire_ds.games.idiots_delight import IdiotsDelight
+    >>> from solitaire_ds.records import play_record
+    >>> answers = iter(["x", "q"])
+    >>> player = InteractivePlayer(lambda prompt: next(answers), lambda *a: None)
+    >>> record = play_record(IdiotsDelight(Deck.shuffled(5)), player, "interactive")
+    >>> record.events[-2]
+    {'type': 'quit'}
+    """
+
+    def __init__(
+        self,
+        read: Callable[[str], str] = input,
+        write: Callable[..., None] = print,
+    ) -> None:
+        self.read = read
+        self.write = write
+        self.greeted = False
+
+    def __call__(self, game: Game) -> Move:
+        """Show the table, ask until the answer is a legal move, and return that move."""
+        if not self.greeted:
+            self.greeted = True
+            self.write(RULES.get(game.name, game.title))
+            self.write(_COMMANDS)
+        while True:
+            moves = game.legal_moves()
+            self._show(game, moves)
+            while True:
+                try:
+                    answer = self.read("Your move: ").strip()
+                except EOFError:
+                    answer = "q"
+                choice = self._understand(game, moves, answer)
+                if choice == "undo":
+                    break  # the game was rebuilt: show it again
+                if isinstance(choice, Move):
+                    return choice
+
+    def _show(self, game: Game, moves: list[Move]) -> None:
+        self.write("")
+        self.write(game.board())
+        numbered = [m for m in moves if m.kind != "quit"]
+        self.write("Moves: " + "   ".join(f"{n}) {_say(game, m)}"
+                                          for n, m in enumerate(numbered, start=1)))
+
+    def _understand(self, game: Game, moves: list[Move], answer: str) -> Move | str | None:
+        """Return the move the answer names, "undo" after an undo, or None (message shown)."""
+        numbered = [m for m in moves if m.kind != "quit"]
+        word = answer.lower()
+        if word in ("h", "help", "?"):
+            self.write(RULES.get(game.name, game.title))
+            self.write(_COMMANDS)
+            return None
+        if word in ("q", "quit"):
+            quit_move = next((m for m in moves if m.kind in ("quit", "end")), None)
+            if quit_move is None:
+                self.write("quitting is not possible now")  # pragma: no cover - always offered
+                return None
+            return quit_move
+        if word in ("u", "undo"):
+            if _undo(game):
+                self.write("Undone: your last move is taken back.")
+                return "undo"
+            self.write("Nothing to undo yet.")
+            return None
+        if not word:
+            self.write(f"Please choose a move: 1 to {len(numbered)}, or h for help.")
+            return None
+        if word.isdigit():
+            number = int(word)
+            if 1 <= number <= len(numbered):
+                return numbered[number - 1]
+            self.write(f"'{answer}' is not a move number: choose 1 to {len(numbered)}.")
+            return None
+        parts = word.split()
+        try:
+            move = Move(parts[0], tuple(int(p) for p in parts[1:]))
+        except ValueError:
+            self.write(f"'{answer}' is not a move: type a number from 1 to {len(numbered)}, "
+                       f"or h for help.")
+            return None
+        if move in moves:
+            return move
+        try:
+            game.play(move)  # refused with the reason; a legal move was caught above
+        except Exception as exc:  # IllegalMove: the rules' own explanation
+            self.write(f"'{answer}' is not allowed: {exc}.")
+            return None
+        raise AssertionError(f"{move} was played but not listed as legal")  # pragma: no cover
+
+
+def _say(game: Game, move: Move) -> str:
+    """Return the move in words a newcomer reads."""
+    if move.kind == "deal":
+        return "deal four cards"
+    if move.kind == "end":
+        return "end the game"
+    if move.kind in ("pair", "suit") and len(move.piles) == 2:
+        i, j = move.piles
+        return f"{move.kind} {i} {j}"
+    if move.kind == "move" and len(move.piles) == 2:
+        source, target = move.piles
+        card = game.piles[source - 1].peek()  # type: ignore[attr-defined]
+        return f"move {card.label} from pile {source} to {target}"
+    return str(move)
+
+
+def _undo(game: Game) -> bool:
+    """Rebuild ``game`` from its deck and its decisions minus the last; False if none.
+
+    The game object is kept (the caller holds it) and its state replaced by the rebuilt
+    game's, which has taken every forced step up to its next decision.
+    """
+    decisions = [m for m in (game.decision(e) for e in game.events) if m is not None]
+    if not decisions:
+        return False
+    fresh = type(game)(game.deck, game.options, toolkit=game.toolkit, record=game.recording)
+    remaining = iter(decisions[:-1])
+    while not fresh.is_over():
+        if fresh.needs_decision():
+            move = next(remaining, None)
+            if move is None:
+                break
+            fresh.play(move)
+        else:
+            fresh.advance()
+    vars(game).clear()
+    vars(game).update(vars(fresh))
+    return True
+
+
+def interactive_player(game_class: type[Game]) -> Callable[[Game], Move]:
+    """Return an interactive choose function reading ``input()`` and writing ``print()``."""
+    return InteractivePlayer()

@@ -1,0 +1,451 @@
+"""The solver: an exhaustive depth-first search over the states of a game with choices.
+
+Invariant of the search (:func:`search`): every state on the frontier Stack has been
+reached by the moves in ``path[:depth]`` from the start, its key is in ``visited``, and
+``best`` is the best value of any end state popped so far, reached by ``best_path``.
+
+Vocabulary:
+
+* a *state* is a tuple ``(pile 1, pile 2, pile 3, pile 4, position)``: each pile a tuple
+  of card indexes (bottom first), the position the index of the next card to deal from
+  the deck (``-1`` in Aces Up once the player ended the game);
+* a :class:`Model` says, for one game, which decisions a state allows and the state each
+  leads to (forced steps -- deals, discards -- are folded into the move), and the *value*
+  of an end state (Idiot's Delight: minus the cards left; Aces Up: the score);
+* a *line* is the list of :class:`~solitaire_ds.games.base.Move` from the start to the best
+  end state. Played through the game it gives an ordinary record that ``replay`` checks.
+
+Every state reachable from the start is visited once (the visited set), so the best value
+found is the best reachable: the value of an end state does not depend on the way to it.
+
+Pruning (``prune=True``; ``prune=False`` is the plain search the tests compare it with):
+
+1. **Stop at the best possible value.** No end state beats 0 cards left (Idiot's Delight)
+   or "only the four aces left" (Aces Up: the highest card of each suit can never be
+   discarded, as a discard needs a higher card of its suit showing); once found, nothing
+   can improve on it.
+2. **Piles are interchangeable once the stock is empty.** Deals are the only step that
+   tells the piles apart (card k of a deal goes onto pile k). With the stock empty, the
+   rules (pairs, suits; discards, moves into an empty pile) treat the piles alike, so
+   permuting the piles permutes the reachable states and keeps their values: such a state
+   is keyed by the *sorted* piles. (Before the last deal this is false: the next deal puts
+   a different card on each pile. ``tests/test_solver.py`` shows a deal where keying every
+   state by its sorted piles loses the best score.)
+3. **Aces Up, aces only: stuck cards (branch and bound).** With ``aces_only`` a card other
+   than an ace leaves its pile only by being discarded, which needs a higher card of its
+   suit showing on another pile. If every higher card of its suit lies *beneath* it in its
+   own pile, none of them can show while it is there: it is never discarded. The score
+   can therefore not exceed (cards in the deck) - 4 - (stuck cards); a state whose bound
+   is no better than the best found is not searched.
+
+Each pruning is checked against the plain search on many small decks in
+``tests/test_solver.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar, Protocol
+
+from solitaire_ds.cards import Deck
+from solitaire_ds.games.aces_up import AcesUp, AcesUpOptions
+from solitaire_ds.games.base import Game, Move
+from solitaire_ds.games.idiots_delight import IdiotsDelight, IdiotsDelightOptions
+from solitaire_ds.structures.array_stack import ArrayStack
+
+__all__ = [
+    "AcesUpModel",
+    "IdiotsDelightModel",
+    "Model",
+    "Solution",
+    "State",
+    "game_state",
+    "model_for",
+    "search",
+    "solve",
+    "solver_player",
+]
+
+Piles = tuple[tuple[int, ...], ...]
+#: Four piles of card indexes (bottom first) and the position of the next card to deal.
+State = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int]
+
+_RANK = [i % 13 + 1 for i in range(52)]  # ace = 1 (Card.index is suit * 13 + rank - 1)
+_HIGH = [14 if r == 1 else r for r in _RANK]  # aces high
+_SUIT = [i // 13 for i in range(52)]
+
+
+class Model(Protocol):
+    """What the search needs to know about a game."""
+
+    best_possible: int
+
+    def children(self, state: State) -> list[tuple[Move, State]]:
+        """Return each decision allowed in ``state`` with the state it leads to."""
+        ...
+
+    def value(self, state: State) -> int:
+        """Return the value of an end state (one with no children); higher is better."""
+        ...
+
+    def key(self, state: State, prune: bool) -> object:
+        """Return the visited-set key of ``state``."""
+        ...
+
+    def bound(self, state: State) -> int:
+        """Return a value no end state reachable from ``state`` can beat."""
+        ...
+
+
+def _sorted_key(state: State) -> object:
+    # Pruning 2: with the stock empty, the piles are interchangeable.
+    return (tuple(sorted(state[:4])), state[4])
+
+
+@dataclass
+class IdiotsDelightModel:
+    """Idiot's Delight as the search sees it; value = minus the cards left.
+
+    A state is always a decision state (some pair or suit move exists) or an end state
+    (stock empty, no removal): forced deals are taken inside :meth:`children`.
+
+    >>> model = IdiotsDelightModel(Deck.standard())
+    >>> start = model.settle(((), (), (), ()), 0)
+    >>> start[:4]
+    ((0,), (1,), (2,), (3,))
+    """
+
+    deck: Deck
+    deal_any_time: bool = False
+    kinds: ClassVar[tuple[str, str]] = ("pair", "suit")
+
+    def __post_init__(self) -> None:
+        self.cards = [card.index for card in self.deck]
+        self.best_possible = 0
+        # A card's removers: the other cards of its rank, and the higher cards of its suit.
+        self.removers = [sum(1 << d for d in range(52) if d != c and (
+            _RANK[d] == _RANK[c] or (_SUIT[d] == _SUIT[c] and _RANK[d] > _RANK[c])))
+            for c in range(52)]
+        self.stock_masks = _suffix_masks(self.cards)
+
+    def settle(self, piles: Piles, pos: int) -> State:
+        """Take the forced deals: return the next decision or end state."""
+        cards, n = self.cards, len(self.cards)
+        while not _removal_exists(piles) and pos < n:
+            piles = tuple((*p, cards[pos + k]) for k, p in enumerate(piles))
+            pos += 4
+        return (piles[0], piles[1], piles[2], piles[3], pos)
+
+    def children(self, state: State) -> list[tuple[Move, State]]:
+        """Return each pair, suit (and with the option, deal) move and its state."""
+        piles, pos = state[:4], state[4]
+        out = []
+        for i in range(4):
+            a = piles[i]
+            if not a:
+                continue
+            ca = a[-1]
+            for j in range(i + 1, 4):
+                b = piles[j]
+                if not b:
+                    continue
+                cb = b[-1]
+                if _RANK[ca] == _RANK[cb]:
+                    kind, drop = "pair", (i, j)
+                elif _SUIT[ca] == _SUIT[cb]:
+                    kind, drop = "suit", ((i, i) if _RANK[ca] < _RANK[cb] else (j, j))
+                else:
+                    continue
+                new = tuple(p[:-1] if k in drop else p for k, p in enumerate(piles))
+                out.append((Move(kind, (i + 1, j + 1)), self.settle(new, pos)))
+        if self.deal_any_time and out and pos < len(self.cards):
+            cards = self.cards
+            dealt = tuple((*p, cards[pos + k]) for k, p in enumerate(piles))
+            out.append((Move("deal"), self.settle(dealt, pos + 4)))
+        return out
+
+    def value(self, state: State) -> int:
+        """Return minus the cards left on the piles (the stock is empty at the end)."""
+        return -sum(len(p) for p in state[:4])
+
+    def key(self, state: State, prune: bool) -> object:
+        """Return the state, or its sorted piles once the stock is empty (pruning 2)."""
+        if prune and state[4] >= len(self.cards):
+            return _sorted_key(state)
+        return state
+
+    def bound(self, state: State) -> int:
+        """Return minus the cards that can never leave the piles (pruning 3)."""
+        return -_stuck_cards(state, self.removers, self.stock_masks).bit_count()
+
+
+def _suffix_masks(cards: list[int]) -> list[int]:
+    """Return, for each position, the bit mask of the cards from there to the end."""
+    masks = [0] * (len(cards) + 1)
+    for pos in range(len(cards) - 1, -1, -1):
+        masks[pos] = masks[pos + 1] | (1 << cards[pos])
+    return masks
+
+
+def _stuck_cards(state: State, removers: list[int], stock_masks: list[int]) -> int:
+    """Return the bit mask of the cards that can never leave the piles (pruning 3).
+
+    A card is stuck when every card that could remove it, and is not yet discarded, lies
+    beneath it in its own pile; it and every card beneath it then stay to the end.
+    """
+    pos = state[4]
+    present = stock_masks[pos] if 0 <= pos < len(stock_masks) else 0
+    for pile in state[:4]:
+        for card in pile:
+            present |= 1 << card
+    stuck = 0
+    for pile in state[:4]:
+        below = 0
+        region = 0
+        for card in pile:
+            if removers[card] & present & ~below == 0:
+                region = below | (1 << card)
+            below |= 1 << card
+        stuck |= region
+    return stuck
+
+
+def _removal_exists(piles: Piles) -> bool:
+    tops = [p[-1] for p in piles if p]
+    for i, a in enumerate(tops):
+        for b in tops[i + 1:]:
+            if _RANK[a] == _RANK[b] or _SUIT[a] == _SUIT[b]:
+                return True
+    return False
+
+
+@dataclass
+class AcesUpModel:
+    """Aces Up as the search sees it; value = the score (cards discarded).
+
+    States are settled: discards are done, and a state either allows a card move (a
+    decision state) or is an end state. Position ``-1`` marks a game the player ended.
+
+    >>> model = AcesUpModel(Deck.parse("2C 5C 9D KS " + " ".join(
+    ...     c for c in Deck.standard().codes() if c not in ("2C", "5C", "9D", "KS"))))
+    >>> model.settle(((), (), (), ()), 0)[:4]
+    ((), (4,), (21,), (51,))
+    """
+
+    deck: Deck
+    aces_only: bool = False
+
+    def __post_init__(self) -> None:
+        self.cards = [card.index for card in self.deck]
+        self.best_possible = len(self.cards) - 4
+        # A card's removers: the higher cards of its suit (aces high). An ace has none,
+        # but it never counts as stuck: it is never discarded and best_possible keeps it.
+        self.removers = [sum(1 << d for d in range(52) if _SUIT[d] == _SUIT[c]
+                             and _HIGH[d] > _HIGH[c]) if _RANK[c] != 1 else -1
+                         for c in range(52)]
+        self.stock_masks = _suffix_masks(self.cards)
+        self.aces = sum(1 << c for c in self.cards if _RANK[c] == 1)
+
+    def settle(self, piles: Piles, pos: int) -> State:
+        """Discard, then deal while no card move exists: return the next decision or end."""
+        cards, n = self.cards, len(self.cards)
+        while True:
+            piles = _discard(piles)
+            if pos >= n or self._movable(piles):
+                return (piles[0], piles[1], piles[2], piles[3], pos)
+            piles = tuple((*p, cards[pos + k]) for k, p in enumerate(piles))
+            pos += 4
+
+    def _movable(self, piles: Piles) -> bool:
+        if all(piles):
+            return False
+        if not self.aces_only:
+            return any(piles)
+        return any(p and _RANK[p[-1]] == 1 for p in piles)
+
+    def children(self, state: State) -> list[tuple[Move, State]]:
+        """Return each card move, then deal (or end), with its settled state."""
+        piles, pos = state[:4], state[4]
+        if pos < 0 or not self._movable(piles):
+            return []
+        out = []
+        empty = [j for j in range(4) if not piles[j]]
+        for i in range(4):
+            p = piles[i]
+            if not p or (self.aces_only and _RANK[p[-1]] != 1):
+                continue
+            for j in empty:
+                new = list(piles)
+                new[i], new[j] = p[:-1], (p[-1],)
+                out.append((Move("move", (i + 1, j + 1)), self.settle(tuple(new), pos)))
+        if pos < len(self.cards):
+            cards = self.cards
+            dealt = tuple((*p, cards[pos + k]) for k, p in enumerate(piles))
+            out.append((Move("deal"), self.settle(dealt, pos + 4)))
+        else:
+            out.append((Move("end"), (piles[0], piles[1], piles[2], piles[3], -1)))
+        return out
+
+    def value(self, state: State) -> int:
+        """Return the score: the cards neither on the piles nor in the stock."""
+        return len(self.cards) - sum(len(p) for p in state[:4])
+
+    def key(self, state: State, prune: bool) -> object:
+        """Return the state, or its sorted piles once the stock is empty (pruning 2)."""
+        if prune and (state[4] < 0 or state[4] >= len(self.cards)):
+            return _sorted_key(state)
+        return state
+
+    def bound(self, state: State) -> int:
+        """Return the best score still possible (pruning 1, and 3 with ``aces_only``)."""
+        if not self.aces_only or not self.aces:
+            return self.best_possible
+        stuck = _stuck_cards(state, self.removers, self.stock_masks)
+        # The cards left at the end include the stuck ones and the four aces.
+        return len(self.cards) - (stuck | self.aces).bit_count()
+
+
+def _discard(piles: Piles) -> Piles:
+    """Aces Up's forced discards on tuple piles: repeat until no two tops share a suit."""
+    suit_of, high_of = _SUIT, _HIGH
+    while True:
+        seen = 0
+        for p in piles:
+            if p:
+                bit = 1 << suit_of[p[-1]]
+                if seen & bit:
+                    break
+                seen |= bit
+        else:
+            return piles  # the usual case: four different suits showing
+        highest = [0, 0, 0, 0]
+        for p in piles:
+            if p:
+                c = p[-1]
+                if high_of[c] > highest[suit_of[c]]:
+                    highest[suit_of[c]] = high_of[c]
+        piles = tuple(p[:-1] if p and high_of[p[-1]] < highest[suit_of[p[-1]]] else p
+                      for p in piles)
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The best line found: its value, the moves, and how many states were searched."""
+
+    value: int
+    moves: list[Move]
+    states: int
+
+
+def search(model: Model, start: State, *, prune: bool = True) -> Solution:
+    """Search every state reachable from ``start`` depth first; return the best line.
+
+    The frontier is the package's own :class:`~solitaire_ds.structures.ArrayStack` of
+    ``(state, depth, move)``; ``path`` holds the moves to the state being expanded.
+
+    Runtime complexity: O(S * b) for S reachable states (distinct keys) with b moves each.
+
+    >>> model = IdiotsDelightModel(Deck.standard())
+    >>> search(model, model.settle(((), (), (), ()), 0)).value <= 0
+    True
+    """
+    # BEGIN SOLUTION: DFS on an ArrayStack of (state, depth, move) with a visited set of keys; keep the best end.
+    frontier: ArrayStack[tuple[State, int, Move | None]] = ArrayStack([(start, 0, None)])
+    visited = {model.key(start, prune)}
+    path: list[Move] = []
+    best: int | None = None
+    best_path: list[Move] = []
+    best_possible = model.best_possible
+    while frontier:
+        state, depth, move = frontier.pop()
+        del path[max(depth - 1, 0):]
+        if move is not None:
+            path.append(move)
+        if prune and best is not None and model.bound(state) <= best:
+            continue
+        children = model.children(state)
+        if not children:
+            value = model.value(state)
+            if best is None or value > best:
+                best, best_path = value, list(path)
+                if prune and best >= best_possible:
+                    break
+            continue
+        for child_move, child in reversed(children):  # the first move is searched first
+            key = model.key(child, prune)
+            if key not in visited:
+                visited.add(key)
+                frontier.push((child, depth + 1, child_move))
+    assert best is not None  # the start itself, at worst, is an end state
+    return Solution(best, best_path, len(visited))
+    # END SOLUTION
+
+
+def game_state(game: Game) -> State:
+    """Return the search state of ``game`` now (its piles and the stock position).
+
+    >>> game = IdiotsDelight(Deck.standard())
+    >>> game.advance()
+    >>> game_state(game)[4]
+    4
+    """
+    piles = []
+    for pile in game.piles:  # type: ignore[attr-defined]
+        cards = [card.index for card in pile]
+        cards.reverse()  # a Stack iterates from the top down
+        piles.append(tuple(cards))
+    pos = len(game.deck) - len(game.stock)  # type: ignore[attr-defined]
+    return (piles[0], piles[1], piles[2], piles[3], pos)
+
+
+def model_for(game: Game) -> IdiotsDelightModel | AcesUpModel:
+    """Return the search model of ``game``'s kind, deck and options."""
+    if isinstance(game, IdiotsDelight):
+        assert isinstance(game.options, IdiotsDelightOptions)
+        return IdiotsDelightModel(game.deck, game.options.deal_any_time)
+    if isinstance(game, AcesUp):
+        assert isinstance(game.options, AcesUpOptions)
+        return AcesUpModel(game.deck, game.options.aces_only)
+    raise TypeError(f"the solver plays Idiot's Delight and Aces Up, not {game.title}")
+
+
+def solve(game: Game, *, prune: bool = True) -> Solution:
+    """Return the best line from ``game``'s present state (a decision state or its end).
+
+    >>> game = AcesUp(Deck.shuffled(1))
+    >>> game.advance()
+    >>> 0 <= solve(game).value <= 48
+    True
+    """
+    return search(model_for(game), game_state(game), prune=prune)
+
+
+def solver_player(game_class: type[Game]) -> Callable[[Game], Move]:
+    """Return a choose function that plays the solver's best line.
+
+    The first call on a game solves it from there; later calls play the line's next move
+    as long as the game is where the line expects it, and solve again otherwise.
+    """
+    if not game_class.has_decisions:
+        raise TypeError(f"{game_class.title} has no decisions to solve")
+    plan: list[tuple[State, Move]] = []
+    where: list[object] = [None, 0]  # the game being played, the next step of the plan
+
+    def choose(game: Game) -> Move:
+        state = game_state(game)
+        step = where[1]
+        assert isinstance(step, int)
+        if where[0] is not game or step >= len(plan) or plan[step][0] != state:
+            model = model_for(game)
+            line = search(model, state).moves
+            plan.clear()
+            current = state
+            for move in line:
+                plan.append((current, move))
+                current = dict(model.children(current))[move]
+            where[0], step = game, 0
+        where[1] = step + 1
+        return plan[step][1]
+
+    return choose
