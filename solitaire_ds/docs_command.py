@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -48,7 +49,8 @@ def _docs(args: argparse.Namespace) -> int:
     command = docs_command(argv)
     if not args.build:
         print(f"Serving the docs at http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
-    return subprocess.call(command, cwd=REPO_ROOT)
+    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}  # mkdocs' banner about its successor
+    return subprocess.call(command, cwd=REPO_ROOT, env=env)
 
 
 def register(subparsers: Any) -> None:

@@ -105,7 +105,7 @@ def cli() -> str:
     from solitaire_ds.cli import build_parser
 
     old = os.environ.get("COLUMNS")
-    os.environ["COLUMNS"] = "96"
+    os.environ["COLUMNS"] = "78"
     try:
         parser = build_parser()
         out = ["Generated from `solitaire_ds.cli.build_parser()` when the site is built.", ""]
