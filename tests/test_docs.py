@@ -227,3 +227,21 @@ def test_the_home_page_quick_start_is_the_readmes() -> None:
     text = docgen.quickstart()
     assert "python3 -m venv .venv" in text and "pytest" in text
     assert "<!-- gen: quickstart -->" in (DOCS / "index.md").read_text(encoding="utf-8")
+
+
+def test_the_figures_script_keeps_histograms_of_numeric_keys_split_by_outcome() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("docs_figures", ROOT / "scripts" / "docs_figures.py")
+    assert spec is not None and spec.loader is not None
+    figures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(figures)
+    results = [
+        {"deal": 1, "seed": 9, "won": True, "rounds": 3, "cycle_length": None},
+        {"deal": 2, "seed": 8, "won": False, "rounds": 5, "cycle_length": 4},
+        {"deal": 3, "seed": 7, "won": False, "rounds": 5, "cycle_length": 4},
+    ]
+    assert figures._histograms(results) == {
+        "won": {"rounds": {"3": 1}},
+        "lost": {"rounds": {"5": 2}, "cycle_length": {"4": 2}},
+    }
