@@ -704,27 +704,59 @@ def _card_svg(x: float, y: float, card: Any) -> str:
             f"{_esc(card.suit.symbol)}</text>")
 
 
-def board_picture(seed: str = "1", deals: str = "6") -> str:
-    """A Perpetual Motion table after a few deals of a real game: four piles and the stock."""
-    from solitaire_ds.cards import Deck
-    from solitaire_ds.games.perpetual_motion import PerpetualMotion
+def _back_svg(x: float, y: float) -> str:
+    return f'<rect x="{x}" y="{y}" width="56" height="78" rx="6" fill="#1565c0" stroke="#e3f2fd"/>'
 
-    game = PerpetualMotion(Deck.shuffled(int(seed)))
-    while game.deals < int(deals) and not game.is_over():
-        game.advance()
-    body = ['<rect x="0" y="0" width="560" height="300" rx="14" fill="#2e7d32"/>']
-    for i, pile in enumerate(game.piles):
-        x = 24 + i * 110
-        body.append(f'<text x="{x}" y="26" fill="#e8f5e9" font-size="13">pile {i + 1} (Stack)</text>')
-        cards = list(pile)[::-1]  # bottom first
-        for k, card in enumerate(cards[-7:]):
-            body.append(_card_svg(x, 38 + k * 24, card))
-    body.append('<rect x="470" y="200" width="56" height="78" rx="6" fill="#1565c0" stroke="#e3f2fd"/>')
-    body.append(f'<text x="498" y="244" fill="#e3f2fd" font-size="13" text-anchor="middle">'
-                f"{len(game.stock)}</text>")
-    body.append('<text x="466" y="192" fill="#e8f5e9" font-size="13">stock (Queue)</text>')
-    title = f"Perpetual Motion, seed {seed}, after {game.deals} deals"
-    return (f'<figure class="ds-board">{_svg(560, 300, body, title)}'
+
+def board_picture(seed: str = "1", deals: str = "6", game: str = "perpetual-motion") -> str:
+    """A real game's table after a few steps (the greedy player decides): piles and stock.
+
+    Piles are drawn bottom card first, fanned downwards, so the lowest card is the top of
+    the Stack, the one in play; face-down cards are drawn as blue backs.
+    """
+    cls = _game_class(game)
+    if cls is None:
+        return _coming(game, "A picture of the game")
+    from solitaire_ds.cards import Deck
+
+    state = cls(Deck.shuffled(int(seed)))
+    choose = None
+    if cls.has_decisions:
+        from solitaire_ds.players import make_player
+
+        choose = make_player("greedy", cls)
+    steps = 0
+    while steps < int(deals) and not state.is_over():
+        if state.needs_decision() and choose is not None:
+            state.play(choose(state))
+        else:
+            state.advance()
+        steps += 1
+    if hasattr(state, "face_up"):  # Klondike: a face-down Stack under a face-up run
+        piles = [(len(down), list(up)[::-1]) for down, up in zip(state.face_down, state.face_up, strict=True)]
+    else:
+        piles = [(0, list(pile)[::-1]) for pile in state.piles]
+    gap = 110 if len(piles) <= 4 else 80
+    width = max(560, 24 + len(piles) * gap + 110)
+    body = [f'<rect x="0" y="0" width="{width}" height="300" rx="14" fill="#2e7d32"/>']
+    for i, (down, cards) in enumerate(piles):
+        x = 24 + i * gap
+        label = f"pile {i + 1}" + (" (Stack)" if len(piles) <= 4 else "")
+        body.append(f'<text x="{x}" y="26" fill="#e8f5e9" font-size="13">{label}</text>')
+        y = 38
+        for _ in range(min(down, 6)):
+            body.append(_back_svg(x, y))
+            y += 12
+        for card in cards[-(7 if not down else 5):]:
+            body.append(_card_svg(x, y, card))
+            y += 24
+    sx = width - 90
+    body.append(_back_svg(sx, 200))
+    body.append(f'<text x="{sx + 28}" y="244" fill="#e3f2fd" font-size="13" text-anchor="middle">'
+                f"{len(state.stock)}</text>")
+    body.append(f'<text x="{sx - 4}" y="192" fill="#e8f5e9" font-size="13">stock (Queue)</text>')
+    title = f"{cls.title}, seed {seed}, after {steps} steps"
+    return (f'<figure class="ds-board">{_svg(width, 300, body, title)}'
             f"<figcaption>{_esc(title)}: the real game state, drawn when the site is built.</figcaption></figure>\n")
 
 
