@@ -106,21 +106,29 @@ def run_one(game: str, flags: list[str], player: str | None, games: int, seed: i
     }
 
 
-def run_game(game: str, games: int, solver_games: int, seed: int, workers: int) -> None:
+def run_game(game: str, games: int, solver_games: int, seed: int, workers: int, solver: bool = True) -> None:
     """Run every plan of ``game`` and write ``docs/data/stats-GAME.json``."""
+    path = DATA / f"stats-{game}.json"
+    old = json.loads(path.read_text(encoding="utf-8"))["runs"] if path.is_file() else []
     runs = []
     for flags, player in PLANS[game]:
+        if player == "solver" and not solver:
+            continue
         n = solver_games if player == "solver" else games
         print(f"{game} {' '.join(flags)} {player or ''}: {n} deals ...", flush=True)
         try:
             runs.append(run_one(game, flags, player, n, seed, workers))
         except RuntimeError as exc:
             print(f"  skipped: {exc}", flush=True)
-    if not runs:
-        return
-    path = DATA / f"stats-{game}.json"
-    path.write_text(json.dumps({"game": game, "runs": runs}, indent=1) + "\n", encoding="utf-8")
-    print(f"  wrote {path.relative_to(ROOT)}", flush=True)
+            continue
+        # Written after every run, so an interrupted script keeps what it measured; runs
+        # not yet redone keep their old figures.
+        done = {(json.dumps(r["options"]), r["player"]) for r in runs}
+        kept = [r for r in old if (json.dumps(r["options"]), r["player"]) not in done]
+        order = {(json.dumps(f), p): i for i, (f, p) in enumerate(PLANS[game])}
+        merged = sorted(runs + kept, key=lambda r: order.get((json.dumps(r["options"]), r["player"]), 99))
+        path.write_text(json.dumps({"game": game, "runs": merged}, indent=1) + "\n", encoding="utf-8")
+        print(f"  wrote {path.relative_to(ROOT)}", flush=True)
 
 
 def run_bench(quick: bool) -> None:
@@ -156,6 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1, help="master seed (default 1)")
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--only", action="append", choices=sorted(PLANS), help="only this game (repeatable)")
+    parser.add_argument("--no-solver", action="store_true", help="skip the solver runs (keep their old data)")
     parser.add_argument("--bench", action="store_true", help="also time the structures")
     parser.add_argument("--bench-only", action="store_true", help="only time the structures")
     parser.add_argument("--quick-bench", action="store_true", help="smaller benchmark sizes")
@@ -165,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         solver_games = args.solver_games if args.solver_games is not None else min(args.games, 1000)
         for game in args.only or list(PLANS):
             if _available(game):
-                run_game(game, args.games, solver_games, args.seed, args.workers)
+                run_game(game, args.games, solver_games, args.seed, args.workers, not args.no_solver)
             else:
                 print(f"{game}: not available yet, kept its old data", flush=True)
     if args.bench or args.bench_only:

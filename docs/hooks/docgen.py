@@ -832,6 +832,24 @@ def stats(game: str) -> str:
     return "\n".join(out)
 
 
+def compare(game: str, published: str, label: str, player: str = "", options: str = "") -> str:
+    """One measured win rate next to a published one: is the published figure inside our interval?"""
+    from solitaire_ds.stats import wilson_interval
+
+    data = _load(f"stats-{game}.json")
+    flags = options.split()
+    runs = [r for r in (data or {}).get("runs", []) if r["options"] == flags and (r.get("player") or "") == player]
+    if not runs:
+        return f"*{label}: not measured yet (`python scripts/docs_figures.py --only {game}`).*\n"
+    run = runs[0]
+    n, won = run["games"], run["won"]
+    lo, hi = wilson_interval(won, n)
+    target = float(published)
+    verdict = "inside" if lo <= target <= hi else ("above" if target > hi else "below")
+    return (f"**{label}**: measured {won / n:.2%} (95% CI {lo:.2%}–{hi:.2%}, {n:,} deals) against "
+            f"the published {target:.2%}: the published figure is **{verdict}** our interval.\n")
+
+
 def pm_study() -> str:
     """Perpetual Motion's figures per gather reading: cycle rate, rounds when won, cycle lengths."""
     from solitaire_ds.stats import wilson_interval
@@ -1019,5 +1037,6 @@ GENERATORS: dict[str, Callable[..., str]] = {
     "board": board_picture,
     "stats": stats,
     "pm-study": pm_study,
+    "compare": compare,
     "plot": plot,
 }
