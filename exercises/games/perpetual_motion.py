@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from solitaire_ds.cards import Card, Deck
+from solitaire_ds.cards import Card, Deck, Rank
 from solitaire_ds.games.base import Event, Game, GameOptions, OptionError, pile_line
 from solitaire_ds.stats import distribution, format_rate, mean_interval
 from solitaire_ds.structures import DEFAULT_TOOLKIT, Queue, Stack, Toolkit
@@ -147,11 +147,12 @@ class PerpetualMotion(Game):
         """Rules 1-3: deal four cards, discard four of a kind, then match top cards."""
         raise NotImplementedError("Deal one card onto each pile; discard four of a kind (rule 2), else self._match().")
 
-    def _match(self) -> None:
+    def _match(self, tops: list[Rank | None]) -> None:
         """Rule 3: move matching top cards leftwards until no two top cards share a rank.
 
-        Only the pile a card leaves shows a new top card, so only its entry in ``tops``
-        changes after a move (the pile it lands on shows the same rank as before).
+        ``tops`` holds the rank of each pile's top card (None for an empty pile). Only
+        the pile a card leaves shows a new top card, so only its entry changes after a
+        move: the pile the card lands on shows the same rank as before.
         """
         raise NotImplementedError("Move the top card of the leftmost pile matching a pile to its left, until none.")
 

@@ -176,7 +176,7 @@ class ArrayDeque(Deque[T]):
     # -- private helpers -------------------------------------------------------------
 
     def _grow(self) -> None:
-        """Copy the items, front first, to the start of a list twice as long. O(n)."""
+        """Copy the items of the full buffer, front first, to a list twice as long. O(n)."""
         raise NotImplementedError("copy the items in order into a new list twice as long; front is 0")
 
     def _check(self) -> None:

@@ -31,10 +31,10 @@ class _Node:
 
     __slots__ = ("item", "next", "prev")
 
-    def __init__(self, item: Any) -> None:
+    def __init__(self, item: Any, prev: _Node | None = None, next_node: _Node | None = None) -> None:
         self.item = item
-        self.prev: _Node = self
-        self.next: _Node = self
+        self.prev: _Node = self if prev is None else prev  # a lone node links to itself
+        self.next: _Node = self if next_node is None else next_node
 
 
 class LinkedDeque(Deque[T]):

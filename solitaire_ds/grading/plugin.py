@@ -19,6 +19,7 @@ run and machine.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import hashlib
 import hmac
@@ -34,12 +35,14 @@ from types import FrameType
 from typing import Any, TextIO
 
 import pytest
+from _pytest.outcomes import Skipped
 
 __all__ = [
     "ENV_FAIL_FAST",
     "ENV_FLAG",
     "ENV_KEY",
     "ENV_RESULTS",
+    "ENV_TEST_SECONDS",
     "exercise_number",
     "sign",
 ]
@@ -52,6 +55,8 @@ ENV_RESULTS = "SOLITAIRE_DS_GRADING_RESULTS"
 ENV_KEY = "SOLITAIRE_DS_GRADING_KEY"
 #: Set to "1": stop an exercise at its first failing test (the bug zoo only needs one).
 ENV_FAIL_FAST = "SOLITAIRE_DS_GRADING_FAIL_FAST"
+#: Seconds each test may take (setup, call and teardown together).
+ENV_TEST_SECONDS = "SOLITAIRE_DS_GRADING_TEST_SECONDS"
 
 _MESSAGE_LIMIT = 1500
 _FILE_PATTERN = re.compile(r"test_ex(\d+)_")
@@ -104,6 +109,7 @@ class _Recorder:
         self.failed: dict[str, str] = {}  # nodeid -> first failure message
         self.call_passed: set[str] = set()
         self.fail_fast = os.environ.get(ENV_FAIL_FAST) == "1"
+        self.test_seconds = float(os.environ.get(ENV_TEST_SECONDS, "10"))
         self.failed_exercises: set[int] = set()
 
     def emit(self, **event: Any) -> None:
@@ -158,6 +164,52 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
     return None
 
 
+class _TestTimeout(Skipped):
+    """Raised by the per-test alarm.
+
+    It derives from pytest's skip exception because Hypothesis re-raises that at once
+    instead of shrinking (each shrinking run would loop again); the plugin turns the
+    skip back into a failure when it makes the report.
+    """
+
+
+def _on_alarm(signum: int, frame: FrameType | None) -> None:
+    limit = _RECORDER.test_seconds if _RECORDER is not None else 0
+    raise _TestTimeout(f"the test took more than {limit:g} s of CPU time (an infinite loop?)")
+
+
+def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:
+    """Arm the per-test alarm; it fires again every second until the test is over.
+
+    The alarm counts the CPU time of the process (``ITIMER_PROF``), not the wall clock,
+    so a busy machine does not fail a correct submission; a submission that sleeps or
+    waits is stopped by the grader's per-exercise wall-clock limit instead.
+    """
+    if _RECORDER is not None:
+        signal.signal(signal.SIGPROF, _on_alarm)
+        signal.setitimer(signal.ITIMER_PROF, _RECORDER.test_seconds, 1.0)
+
+
+def pytest_runtest_logfinish(nodeid: str, location: tuple[str, int | None, str]) -> None:
+    """Disarm the per-test alarm."""
+    if _RECORDER is not None:
+        signal.setitimer(signal.ITIMER_PROF, 0)
+
+
+def _timeout_in(exc: BaseException | None) -> _TestTimeout | None:
+    """Return the alarm's exception if ``exc`` is it or wraps it."""
+    seen = 0
+    while exc is not None and seen < 10:
+        if isinstance(exc, _TestTimeout):
+            return exc
+        if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+            exc = exc.exceptions[0]
+        else:
+            exc = exc.__cause__ or exc.__context__
+        seen += 1
+    return None
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
@@ -165,6 +217,11 @@ def pytest_runtest_makereport(
     """Keep the first failure's message in plain words."""
     report = yield
     rec = _RECORDER
+    timeout = _timeout_in(call.excinfo.value) if call.excinfo is not None else None
+    if rec is not None and timeout is not None:
+        report.outcome = "failed"
+        report.longrepr = str(timeout.msg)
+        rec.failed.setdefault(item.nodeid, str(timeout.msg))
     if rec is not None and report.failed and item.nodeid not in rec.failed:
         if call.excinfo is not None:
             rec.failed[item.nodeid] = _describe(call.excinfo.value, item.config)
@@ -208,24 +265,32 @@ def _import_check(config: pytest.Config, number: int) -> str:
 
     ex = exercise(number)
     impl = str(config.getoption("--impl"))
-    limit = float(config.getoption("timeout", 10) or 10)
+    limit = _RECORDER.test_seconds if _RECORDER is not None else 10.0
+    # Whatever the module prints goes to pytest's capture, not the child's own output.
+    capture: Any = config.pluginmanager.getplugin("capturemanager")
+    if capture is not None:
+        capture.resume_global_capture()
 
     def _alarm(signum: int, frame: FrameType | None) -> None:
         raise _ImportTimeout
 
-    previous = signal.signal(signal.SIGALRM, _alarm)
-    signal.setitimer(signal.ITIMER_REAL, limit)
+    previous = signal.signal(signal.SIGPROF, _alarm)
+    signal.setitimer(signal.ITIMER_PROF, limit)
     try:
         load_module(impl, ex.module)
     except _ImportTimeout:
-        return f"{ex.relpath} takes longer than {limit:g} s to import (an infinite loop?)"
+        return f"{ex.relpath} takes more than {limit:g} s to import (an infinite loop?)"
     except SystemExit as exc:
         return f"{ex.relpath} calls sys.exit({exc.code!r}) while being imported"
     except BaseException as exc:  # any failure is the submission's
         return f"{ex.relpath} does not import: {_one_line(exc, ex.relpath)}"
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
+        if capture is not None:
+            capture.suspend_global_capture()
+            with contextlib.suppress(Exception):
+                capture.read_global_capture()
     return ""
 
 
@@ -246,10 +311,9 @@ def _describe(exc: BaseException, config: pytest.Config) -> str:
     """Return a failure message: the assertion message and Hypothesis's steps."""
     if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
+    if type(exc).__name__ == "_WrappedBaseException" and exc.__cause__ is not None:
+        exc = exc.__cause__
     text = _safe_str(exc)
-    if "from pytest-timeout" in text or text.startswith("Timeout"):
-        limit = config.getoption("timeout", 0)
-        return f"the test took longer than {limit} s (an infinite loop?)"
     if isinstance(exc, OSError) and exc.errno == errno.EFBIG:
         return "the code prints or writes too much output"
     if isinstance(exc, SystemExit):

@@ -4,11 +4,12 @@ Invariant: the grader never imports a submission. For each submission it starts 
 child process (``python -m pytest <contract files> --impl <folder> -p <plugin>``) in a
 fresh empty directory, its own process group, and with limits on memory
 (``RLIMIT_AS``), on the size of every file it writes, stdout and stderr included
-(``RLIMIT_FSIZE``), on each test (pytest-timeout) and on each exercise (the whole
-process group is killed). Scores come only from the signed results file the plugin
-writes (:mod:`solitaire_ds.grading.plugin`). When the child dies or is killed during an
-exercise, that exercise scores 0 with a one-line reason, the exercises it finished keep
-their results, and a new child runs the ones it had not reached.
+(``RLIMIT_FSIZE``), on the CPU time of each test (an alarm in the plugin) and on the
+wall-clock time of each exercise (the whole process group is killed). Scores come only
+from the signed results file the plugin writes (:mod:`solitaire_ds.grading.plugin`).
+When the child dies or is killed during an exercise, that exercise scores 0 with a
+one-line reason, the exercises it finished keep their results, and a new child runs the
+ones it had not reached.
 
 The denominators come from the reference run: the tests collected with
 ``--impl solitaire_ds``.
@@ -47,7 +48,7 @@ __all__ = [
     "reference_tests",
 ]
 
-_OUTPUT_SHOWN = 4000  # characters of the child's own output kept for diagnostics
+_OUTPUT_SHOWN = 4000  # bytes kept from each end of the child's own output (diagnostics)
 _POLL = 0.1  # seconds between looks at a running child
 
 
@@ -176,23 +177,21 @@ def grade_submission(
         if run.forged:
             notes.append(f"ignored {run.forged} results lines not written by the grader")
         begun = run.begun()
+        reported = {e["id"] for e in run.events if e["e"] == "result"}
         for ex in runnable:
             if ex.number not in begun:
                 continue
-            crashed = ex.number == begun[-1] and not run.ended
-            results[ex.number] = _tally(ex, reference.tests[ex.number], run, crashed, limits)
-        if run.ended or not begun:
-            reason = (
-                "its tests did not run"
-                if run.ended
-                else run.crash_reason(limits, "before its tests started")
-            )
-            for ex in runnable:
-                if ex.number not in begun:
-                    total = len(reference.tests[ex.number])
-                    results[ex.number] = ExerciseResult(ex, 0, total, reason=reason)
+            ids = reference.tests[ex.number]
+            stopped = ex.number == begun[-1] and not all(i in reported for i in ids)
+            results[ex.number] = _tally(ex, ids, run, stopped, limits)
+        waiting = [ex for ex in runnable if ex.number not in begun]
+        if waiting and not begun:  # no progress at all: do not start it again
+            reason = run.crash_reason(limits, "before its tests started")
+            for ex in waiting:
+                total = len(reference.tests[ex.number])
+                results[ex.number] = ExerciseResult(ex, 0, total, reason=reason)
             break
-        runnable = [ex for ex in runnable if ex.number not in begun]
+        runnable = waiting
     ordered = tuple(results[ex.number] for ex in graded)
     name = Path(path).name or str(path)
     seconds = round(time.monotonic() - started, 2)
@@ -245,7 +244,7 @@ class _Run:
         return [int(e["ex"]) for e in self.events if e["e"] == "begin"]
 
     def last_test(self) -> str:
-        tests = [e["id"] for e in self.events if e["e"] in ("test", "begin") and "id" in e]
+        tests = [str(e["id"]) for e in self.events if e["e"] == "test"]
         return tests[-1].split("::", 1)[-1] if tests else ""
 
     def output_tail(self) -> str:
@@ -257,6 +256,11 @@ class _Run:
         where = f" during {test}" if test else (f" {where}" if where else "")
         if self.timed_out:
             return f"timed out after {limits.exercise_seconds:g} s{where}"
+        if "MemoryError" in self.output:
+            limit = limits.memory_bytes / (1 << 30)
+            return f"the test process ran out of memory (the limit is {limit:g} GB){where}"
+        if self.ended:
+            return f"the test run stopped early{where}: {self.output_tail()}"
         code = self.returncode
         if code is not None and code < 0:
             name = signal.Signals(-code).name
@@ -310,6 +314,7 @@ def _run_child(
                 plugin.ENV_RESULTS: str(results),
                 plugin.ENV_KEY: key,
                 plugin.ENV_FAIL_FAST: "1" if limits.fail_fast else "0",
+                plugin.ENV_TEST_SECONDS: f"{limits.test_seconds:g}",
                 "PYTHONHASHSEED": "0",
                 "PYTHONDONTWRITEBYTECODE": "1",
             }
@@ -319,51 +324,75 @@ def _run_child(
             "--impl", impl,
             "-p", "solitaire_ds.grading.plugin",
             "-p", "no:cacheprovider",
+            "-p", "no:terminal",  # the results file is the only report
+            "-p", "no:timeout",  # the plugin keeps its own per-test alarm
             "--rootdir", str(REPO_ROOT),
             "-o", "addopts=",
-            "-q", "--no-header", "--tb=no",
-            "--timeout", f"{limits.test_seconds:g}",
-            "--timeout-method", "signal",
             "--continue-on-collection-errors",
         ]  # fmt: skip
         if collect_only:
             command.append("--collect-only")
         reader = _EventReader(results, bytes.fromhex(key))
         output_path = base / "output.txt"
-        timed_out = False
-        with open(output_path, "wb") as output:
-            child = subprocess.Popen(
-                command,
-                cwd=workdir,
-                env=env,
-                stdin=subprocess.DEVNULL,
-                stdout=output,
-                stderr=subprocess.STDOUT,
-                start_new_session=True,
-                preexec_fn=_child_limits(limits),
-            )
-            try:
-                current, began = None, time.monotonic()
-                while True:
-                    try:
-                        child.wait(timeout=_POLL)
-                        break
-                    except subprocess.TimeoutExpired:
-                        pass
-                    for event in reader.read():
-                        if event["e"] == "begin" and event["ex"] != current:
-                            current, began = event["ex"], time.monotonic()
-                    if time.monotonic() - began > limits.exercise_seconds:
-                        timed_out = True
-                        break
-            finally:
-                with contextlib.suppress(ProcessLookupError, PermissionError):
-                    os.killpg(child.pid, signal.SIGKILL)
-                child.wait()
+        output_path.touch()
+        # Other users cannot list the folder, so they cannot find the results file by name.
+        base.chmod(0o100)
+        try:
+            returncode, timed_out = _supervise(command, workdir, env, output_path, reader, limits)
+        finally:
+            base.chmod(0o700)  # so that the folder can be cleaned up
         reader.read()
         with open(output_path, "rb") as output:
-            shown = output.read(_OUTPUT_SHOWN).decode("utf-8", "replace")
-        return _Run(reader.events, child.returncode, timed_out, shown, reader.forged)
+            head = output.read(_OUTPUT_SHOWN)
+            output.seek(max(len(head), output.seek(0, os.SEEK_END) - _OUTPUT_SHOWN))
+            shown = (head + b"\n" + output.read()).decode("utf-8", "replace")
+        return _Run(reader.events, returncode, timed_out, shown, reader.forged)
+
+
+def _supervise(
+    command: list[str],
+    workdir: Path,
+    env: dict[str, str],
+    output_path: Path,
+    reader: _EventReader,
+    limits: Limits,
+) -> tuple[int, bool]:
+    """Run ``command`` and watch it; return its exit status and whether it was killed.
+
+    The child is killed with its whole process group when one exercise (counted from
+    its ``begin`` event, or from the start for the first) outlasts the wall-clock limit.
+    """
+    timed_out = False
+    with open(output_path, "wb") as output:
+        child = subprocess.Popen(
+            command,
+            cwd=workdir,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            preexec_fn=_child_limits(limits),
+        )
+        try:
+            current, began = None, time.monotonic()
+            while True:
+                try:
+                    child.wait(timeout=_POLL)
+                    break
+                except subprocess.TimeoutExpired:
+                    pass
+                for event in reader.read():
+                    if event["e"] == "begin" and event["ex"] != current:
+                        current, began = event["ex"], time.monotonic()
+                if time.monotonic() - began > limits.exercise_seconds:
+                    timed_out = True
+                    break
+        finally:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+    return child.returncode, timed_out
 
 
 def _child_limits(limits: Limits) -> Callable[[], None]:

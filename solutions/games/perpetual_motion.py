@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from solitaire_ds.cards import Card, Deck
+from solitaire_ds.cards import Card, Deck, Rank
 from solitaire_ds.games.base import Event, Game, GameOptions, OptionError, pile_line
 from solitaire_ds.stats import distribution, format_rate, mean_interval
 from solitaire_ds.structures import DEFAULT_TOOLKIT, Queue, Stack, Toolkit
@@ -145,28 +145,32 @@ class PerpetualMotion(Game):
 
     def _deal(self) -> None:
         """Rules 1-3: deal four cards, discard four of a kind, then match top cards."""
-        dealt = [self.stock.dequeue() for _ in range(NUM_PILES)]
-        for pile, card in zip(self.piles, dealt, strict=True):
+        dealt = []
+        for pile in self.piles:
+            card = self.stock.dequeue()
             pile.push(card)
+            dealt.append(card)
         self.deals += 1
         if self.recording:
             self.emit({"type": "deal", "deal": self.deals, "cards": [c.code for c in dealt]})
-        if len({card.rank for card in dealt}) == 1:
+        ranks: list[Rank | None] = [card.rank for card in dealt]
+        distinct = len(set(ranks))
+        if distinct == 1:
             for pile in self.piles:
                 pile.pop()
             self.discarded += NUM_PILES
             self.emit({"type": "discard", "cards": [c.code for c in dealt]})
-        else:
-            self._match()
+        elif distinct < NUM_PILES:  # the new top cards are the dealt ones: a rank repeats
+            self._match(ranks)
 
-    def _match(self) -> None:
+    def _match(self, tops: list[Rank | None]) -> None:
         """Rule 3: move matching top cards leftwards until no two top cards share a rank.
 
-        Only the pile a card leaves shows a new top card, so only its entry in ``tops``
-        changes after a move (the pile it lands on shows the same rank as before).
+        ``tops`` holds the rank of each pile's top card (None for an empty pile). Only
+        the pile a card leaves shows a new top card, so only its entry changes after a
+        move: the pile the card lands on shows the same rank as before.
         """
         piles = self.piles
-        tops = [pile.peek().rank if len(pile) else None for pile in piles]
         while True:
             for source in range(1, NUM_PILES):
                 rank = tops[source]

@@ -215,13 +215,14 @@ class ArrayDeque(Deque[T]):
     # -- private helpers -------------------------------------------------------------
 
     def _grow(self) -> None:
-        """Copy the items, front first, to the start of a list twice as long. O(n)."""
+        """Copy the items of the full buffer, front first, to a list twice as long. O(n)."""
         old_slots = self._slots
-        capacity = len(old_slots)
+        capacity = len(old_slots)  # the buffer is full: _size == capacity
         new_slots: list[Any] = [None] * (2 * capacity)
-        front = self._front
-        for offset in range(self._size):
-            new_slots[offset] = old_slots[(front + offset) % capacity]
+        # the items run from _front to the end of the list, then wrap round to slot 0
+        to_the_end = capacity - self._front
+        new_slots[:to_the_end] = old_slots[self._front :]
+        new_slots[to_the_end:capacity] = old_slots[: self._front]
         self._slots = new_slots
         self._front = 0
 

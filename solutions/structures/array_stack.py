@@ -155,10 +155,9 @@ class ArrayStack(Stack[T]):
 
     def _resize(self, capacity: int) -> None:
         """Move the items into a new list of ``capacity`` slots (the rest None). O(n)."""
+        size = self._size
         new_slots: list[Any] = [None] * capacity
-        old_slots = self._slots
-        for index in range(self._size):
-            new_slots[index] = old_slots[index]
+        new_slots[:size] = self._slots[:size]  # one C-level copy, same length: no resizing
         self._slots = new_slots
 
     def _check(self) -> None:

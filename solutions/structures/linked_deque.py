@@ -31,10 +31,10 @@ class _Node:
 
     __slots__ = ("item", "next", "prev")
 
-    def __init__(self, item: Any) -> None:
+    def __init__(self, item: Any, prev: _Node | None = None, next_node: _Node | None = None) -> None:
         self.item = item
-        self.prev: _Node = self
-        self.next: _Node = self
+        self.prev: _Node = self if prev is None else prev  # a lone node links to itself
+        self.next: _Node = self if next_node is None else next_node
 
 
 class LinkedDeque(Deque[T]):
@@ -87,9 +87,7 @@ class LinkedDeque(Deque[T]):
         """
         before = self._sentinel
         after = before.next
-        node = _Node(item)
-        node.prev = before
-        node.next = after
+        node = _Node(item, before, after)
         before.next = node
         after.prev = node
         self._size += 1
@@ -106,9 +104,7 @@ class LinkedDeque(Deque[T]):
         """
         after = self._sentinel
         before = after.prev
-        node = _Node(item)
-        node.prev = before
-        node.next = after
+        node = _Node(item, before, after)
         before.next = node
         after.prev = node
         self._size += 1
