@@ -19,26 +19,40 @@ from solitaire_ds.cli import UsageError
 from solitaire_ds.commands import positive_int
 from solitaire_ds.course import REPO_ROOT
 
-__all__ = ["INSTALL_HINT", "docs_command", "register"]
+__all__ = ["INSTALL_HINT", "docs_command", "mkdocs_command", "register"]
 
 #: What to tell a user who has no mkdocs.
 INSTALL_HINT = "install the docs extra: pip install -e '.[docs]'"
 
 
+def mkdocs_command(argv: list[str], config: Path = REPO_ROOT / "mkdocs.yml") -> list[str]:
+    """Return the command line that runs mkdocs ``argv[0]`` on ``config`` with ``argv[1:]``.
+
+    Runtime complexity: O(len(argv)).
+
+    >>> mkdocs_command(["serve", "-a", "127.0.0.1:8000"], Path("mkdocs.yml"))[1:]
+    ['-m', 'mkdocs', 'serve', '-f', 'mkdocs.yml', '-a', '127.0.0.1:8000']
+    """
+    return [sys.executable, "-m", "mkdocs", argv[0], "-f", str(config), *argv[1:]]
+
+
 def docs_command(argv: list[str], config: Path = REPO_ROOT / "mkdocs.yml") -> list[str]:
-    """Return the mkdocs command line for ``argv`` (``serve`` or ``build`` and its flags).
+    """Return :func:`mkdocs_command` after checking that mkdocs and ``config`` are there.
 
-    Raise :class:`~solitaire_ds.cli.UsageError` when mkdocs or the site's sources are missing.
+    Raise :class:`~solitaire_ds.cli.UsageError` (one line: what to install, or where the
+    site's sources are) when either is missing.
 
-    >>> docs_command(["serve", "-a", "127.0.0.1:8000"])[1:4]
-    ['-m', 'mkdocs', 'serve']
+    >>> docs_command(["serve"], Path("no-such-folder/mkdocs.yml"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    solitaire_ds.cli.UsageError: ...
     """
     if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None:
         raise UsageError(f"mkdocs is not installed: {INSTALL_HINT}")
     if not config.is_file():
-        raise UsageError(f"no {config.name} at {config.parent}: the docs are served from a source "
+        raise UsageError(f"no {config.name} in {config.parent}: the docs are served from a source "
                          "checkout of solitaire-ds (git clone, then pip install -e '.[docs]')")
-    return [sys.executable, "-m", "mkdocs", argv[0], "-f", str(config), *argv[1:]]
+    return mkdocs_command(argv, config)
 
 
 def _docs(args: argparse.Namespace) -> int:

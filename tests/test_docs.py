@@ -245,3 +245,13 @@ def test_the_figures_script_keeps_histograms_of_numeric_keys_split_by_outcome() 
         "won": {"rounds": {"3": 1}},
         "lost": {"rounds": {"5": 2}, "cycle_length": {"4": 2}},
     }
+
+
+def test_the_docs_command_names_the_missing_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import importlib.util
+
+    from solitaire_ds.cli import UsageError
+
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: object())
+    with pytest.raises(UsageError, match=r"no mkdocs\.yml in .*: the docs are served from a source checkout"):
+        docs_command(["serve"], tmp_path / "mkdocs.yml")
