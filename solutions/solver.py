@@ -57,6 +57,7 @@ from solitaire_ds.games.idiots_delight import IdiotsDelight, IdiotsDelightOption
 from solitaire_ds.structures.array_stack import ArrayStack
 
 __all__ = [
+    "DEAL_ANY_TIME_BUDGET",
     "AcesUpModel",
     "IdiotsDelightModel",
     "Model",
@@ -161,6 +162,9 @@ class IdiotsDelightModel:
                     continue
                 new = tuple(p[:-1] if k in drop else p for k, p in enumerate(piles))
                 out.append((Move(kind, (i + 1, j + 1)), self.settle(new, pos)))
+        # Pairs first, as the greedy player: the search's first line is the greedy line,
+        # so even a search cut short by a state budget does at least as well as greedy.
+        out.sort(key=lambda child: child[0].kind != "pair")
         if self.deal_any_time and out and pos < len(self.cards):
             cards = self.cards
             dealt = tuple((*p, cards[pos + k]) for k, p in enumerate(piles))
@@ -338,10 +342,16 @@ class Solution:
     value: int
     moves: list[Move]
     states: int
+    complete: bool = True
 
 
-def search(model: Model, start: State, *, prune: bool = True) -> Solution:
+def search(
+    model: Model, start: State, *, prune: bool = True, max_states: int | None = None
+) -> Solution:
     """Search every state reachable from ``start`` depth first; return the best line.
+
+    With ``max_states``, stop once that many states are known and return the best line
+    found so far (``Solution.complete`` is then False): a lower bound on perfect play.
 
     The frontier is the package's own :class:`~solitaire_ds.structures.ArrayStack` of
     ``(state, depth, move)``; ``path`` holds the moves to the state being expanded.
@@ -358,7 +368,11 @@ def search(model: Model, start: State, *, prune: bool = True) -> Solution:
     best: int | None = None
     best_path: list[Move] = []
     best_possible = model.best_possible
+    complete = True
     while frontier:
+        if max_states is not None and len(visited) > max_states and best is not None:
+            complete = False
+            break
         state, depth, move = frontier.pop()
         del path[max(depth - 1, 0):]
         if move is not None:
@@ -379,7 +393,7 @@ def search(model: Model, start: State, *, prune: bool = True) -> Solution:
                 visited.add(key)
                 frontier.push((child, depth + 1, child_move))
     assert best is not None  # the start itself, at worst, is an end state
-    return Solution(best, best_path, len(visited))
+    return Solution(best, best_path, len(visited), complete)
 
 
 def game_state(game: Game) -> State:
@@ -410,7 +424,11 @@ def model_for(game: Game) -> IdiotsDelightModel | AcesUpModel:
     raise TypeError(f"the solver plays Idiot's Delight and Aces Up, not {game.title}")
 
 
-def solve(game: Game, *, prune: bool = True) -> Solution:
+#: The state budget of the solver player with ``--deal-any-time`` (see :func:`solver_player`).
+DEAL_ANY_TIME_BUDGET = 20_000
+
+
+def solve(game: Game, *, prune: bool = True, max_states: int | None = None) -> Solution:
     """Return the best line from ``game``'s present state (a decision state or its end).
 
     >>> game = AcesUp(Deck.shuffled(1))
@@ -418,7 +436,7 @@ def solve(game: Game, *, prune: bool = True) -> Solution:
     >>> 0 <= solve(game).value <= 48
     True
     """
-    return search(model_for(game), game_state(game), prune=prune)
+    return search(model_for(game), game_state(game), prune=prune, max_states=max_states)
 
 
 def solver_player(game_class: type[Game]) -> Callable[[Game], Move]:
@@ -426,6 +444,11 @@ def solver_player(game_class: type[Game]) -> Callable[[Game], Move]:
 
     The first call on a game solves it from there; later calls play the line's next move
     as long as the game is where the line expects it, and solve again otherwise.
+
+    Idiot's Delight with ``deal_any_time`` lets the player deal over any state, and its
+    state space is too large to search in full (a single deal can exceed 10^6 states):
+    there the search stops after :data:`DEAL_ANY_TIME_BUDGET` states and plays the best
+    line found -- never worse than the greedy line, which the search tries first.
     """
     if not game_class.has_decisions:
         raise TypeError(f"{game_class.title} has no decisions to solve")
@@ -438,7 +461,9 @@ def solver_player(game_class: type[Game]) -> Callable[[Game], Move]:
         assert isinstance(step, int)
         if where[0] is not game or step >= len(plan) or plan[step][0] != state:
             model = model_for(game)
-            line = search(model, state).moves
+            budget = (DEAL_ANY_TIME_BUDGET if isinstance(model, IdiotsDelightModel)
+                      and model.deal_any_time else None)
+            line = search(model, state, max_states=budget).moves
             plan.clear()
             current = state
             for move in line:
