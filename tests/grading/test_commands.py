@@ -1,0 +1,90 @@
+"""The ``exercises``, ``check`` and ``grade`` commands: output, files, and misuse."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from solitaire_ds.cli import main
+from solitaire_ds.course import REPO_ROOT
+
+SOLUTIONS = str(REPO_ROOT / "solutions")
+EXERCISES = str(REPO_ROOT / "exercises")
+
+
+def test_exercises_list_shows_the_course_in_order(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["exercises", "list"]) == 0
+    out = capsys.readouterr().out
+    assert out.index("ArrayStack") < out.index("LinkedDeque") < out.index("The solver")
+    assert "structures/array_queue.py" in out
+
+
+def test_exercises_build_check_fails_on_an_empty_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["exercises", "build", "--check", "--out", str(tmp_path)]) == 1
+    out = capsys.readouterr().out
+    assert "out of date" in out and "exercises/structures/array_stack.py: missing" in out
+
+
+def test_check_on_solutions_passes_with_encouragement(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "1", "--impl", SOLUTIONS]) == 0
+    out = capsys.readouterr().out
+    assert "PASS" in out and "Well done!" in out
+
+
+def test_check_on_the_skeleton_shows_the_first_failure(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["check", "2", "--impl", EXERCISES]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL" in out and "first failing test:" in out
+    assert "NotImplementedError:" in out
+    assert "Keep going" in out and "solitaire-ds check 2" in out
+
+
+def test_grade_writes_gradescope_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_file = tmp_path / "results.json"
+    assert main(["grade", SOLUTIONS, "--exercise", "1", "--json", str(out_file)]) == 0
+    data = json.loads(out_file.read_text())
+    assert data["score"] == 10 and data["max_score"] == 10
+    (test,) = data["tests"]
+    assert set(test) >= {"name", "score", "max_score", "output", "visibility"}
+    assert test["name"].startswith("Exercise 1: ArrayStack")
+    assert "solutions" in capsys.readouterr().out
+
+
+def test_grade_writes_one_csv_row_per_submission_in_parallel(tmp_path: Path) -> None:
+    out_file = tmp_path / "grades.csv"
+    args = ["grade", SOLUTIONS, EXERCISES, "--exercise", "4", "--jobs", "2", "--csv", str(out_file)]
+    assert main(args) == 0
+    rows = list(csv.reader(out_file.read_text().splitlines()))
+    assert rows[0] == ["submission", "path", "ex04_linked_queue", "total"]
+    assert rows[1] == ["solutions", SOLUTIONS, "10.00", "10.00"]
+    assert rows[2] == ["exercises", EXERCISES, "0.00", "0.00"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["grade", "no/such/folder"], "submission folder not found: 'no/such/folder'"),
+        (["grade", SOLUTIONS, "--jobs", "0"], "--jobs must be a whole number of at least 1, not '0'"),
+        (["grade", SOLUTIONS, "--exercise", "x"], "exercise must be a number from 1 to 12, not 'x'"),
+        (["grade", SOLUTIONS, "--exercise", "13"], "no exercise 13; the exercises are 1 to 12"),
+        (
+            ["grade", SOLUTIONS, EXERCISES, "--json", "r.json"],
+            "--json writes one submission's results.json; got 2 paths (use --csv for several)",
+        ),
+        (["check", "0"], "no exercise 0; the exercises are 1 to 12"),
+        (["check", "1", "--impl", "no/such"], "implementation folder not found: 'no/such'"),
+        (["check", "--test-timeout", "-1"], "--test-timeout must be a positive number of seconds"),
+    ],
+)
+def test_misuse_is_one_line_with_exit_status_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"solitaire-ds: error: {message}")
+    assert err.count("\n") == 1
