@@ -132,6 +132,8 @@ class InteractivePlayer:
             self.write(f"'{answer}' is not a move: type a number from 1 to {len(numbered)}, "
                        f"or h for help.")
             return None
+        if move.kind in ("pair", "suit"):
+            move = Move(move.kind, tuple(sorted(move.piles)))  # 'pair 3 1' is 'pair 1 3'
         if move in moves:
             return move
         try:

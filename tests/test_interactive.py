@@ -1,0 +1,109 @@
+"""The interactive player, driven by a list of typed lines: moves, help, undo, quit, bad input."""
+
+from __future__ import annotations
+
+import pytest
+
+from solitaire_ds.cards import Deck, Rank
+from solitaire_ds.games.aces_up import AcesUp, AcesUpOptions
+from solitaire_ds.games.idiots_delight import IdiotsDelight
+from solitaire_ds.interactive import RULES, InteractivePlayer
+from solitaire_ds.records import play_record, replay
+
+EIGHT = Deck.parse("AC 2C AD 2D AH 2H AS 2S", ranks=[Rank.ACE, Rank.TWO])
+
+
+class Terminal:
+    """Typed lines in, printed lines out."""
+
+    def __init__(self, *lines: str) -> None:
+        self.lines = list(lines)
+        self.shown: list[str] = []
+
+    def read(self, prompt: str) -> str:
+        self.shown.append(prompt)
+        if not self.lines:
+            raise EOFError
+        return self.lines.pop(0)
+
+    def write(self, *parts: object) -> None:
+        self.shown.append(" ".join(map(str, parts)))
+
+    def player(self) -> InteractivePlayer:
+        return InteractivePlayer(self.read, self.write)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.shown)
+
+
+def test_the_rules_are_shown_first_then_the_piles_and_numbered_moves() -> None:
+    term = Terminal("2", "1", "2", "1")
+    record = play_record(IdiotsDelight(EIGHT), term.player(), "interactive")
+    assert term.shown[0] == RULES["idiots-delight"]
+    assert "pile 1: A♣" in term.text
+    assert "Moves: 1) suit 1 2   2) pair 1 3   3) pair 2 4   4) suit 3 4" in term.text
+    assert record.result == {"won": True, "cards_left": 0}
+
+
+def test_a_move_may_be_typed_as_text() -> None:
+    term = Terminal("pair 3 1", "pair 2 4", "pair 1 3", "pair 2 4")
+    record = play_record(IdiotsDelight(EIGHT), term.player(), "interactive")
+    assert record.result["won"] is True
+
+
+@pytest.mark.parametrize(("typed", "message"), [
+    ("9", "'9' is not a move number: choose 1 to 4."),
+    ("", "Please choose a move: 1 to 4, or h for help."),
+    ("banana", "'banana' is not allowed: unknown move 'banana' (moves: pair I J, suit I J, "
+               "deal, quit)."),
+    ("pair 1 2", "'pair 1 2' is not allowed: A♣ and 2♣ are not the same rank."),
+    ("pair 1 x", "'pair 1 x' is not a move: type a number from 1 to 4, or h for help."),
+])
+def test_bad_input_gets_a_message_and_the_same_prompt(typed: str, message: str) -> None:
+    term = Terminal(typed, "q")
+    record = play_record(IdiotsDelight(EIGHT), term.player(), "interactive")
+    assert message in term.shown
+    assert term.shown.count("Your move: ") == 2
+    assert record.events[-2] == {"type": "quit"}
+
+
+def test_help_repeats_the_rules() -> None:
+    term = Terminal("h", "q")
+    play_record(IdiotsDelight(EIGHT), term.player(), "interactive")
+    assert term.shown.count(RULES["idiots-delight"]) == 2
+
+
+def test_undo_takes_back_the_last_move_and_the_record_replays() -> None:
+    term = Terminal("u", "1", "u", "2", "1", "2", "1")
+    record = play_record(IdiotsDelight(EIGHT), term.player(), "interactive")
+    assert "Nothing to undo yet." in term.shown
+    assert "Undone: your last move is taken back." in term.shown
+    decisions = [e for e in record.events if e["type"] in ("pair", "suit")]
+    assert decisions[0] == {"type": "pair", "piles": [1, 3], "cards": ["AC", "AD"]}
+    assert record.result == {"won": True, "cards_left": 0}
+    assert [e["type"] for e in record.events].count("suit") == 0  # the undone one is gone
+
+
+def test_quit_writes_a_record_that_replays() -> None:
+    term = Terminal("q")
+    deck = Deck.shuffled(6)
+    record = play_record(AcesUp(deck), term.player(), "interactive")
+    assert record.events[-2]["type"] == "quit"
+    assert replay(record.to_json()).result == record.result
+
+
+def test_the_end_of_input_quits() -> None:
+    term = Terminal()
+    record = play_record(IdiotsDelight(EIGHT), term.player(), "interactive")
+    assert record.events[-2] == {"type": "quit"}
+
+
+def test_aces_up_moves_name_the_card_and_q_after_the_last_deal_ends() -> None:
+    deck = Deck.parse("2C 3C AC 2D AD 3D 2H AH 2S 3S AS 3H",
+                      ranks=[Rank.ACE, Rank.TWO, Rank.THREE])
+    term = Terminal("deal", "move 4 2", "deal", "q")
+    record = play_record(AcesUp(deck, AcesUpOptions()), term.player(), "interactive")
+    assert "1) move A♣ from pile 3 to 1" in term.text
+    assert record.events[-2] == {"type": "end"}
+    assert record.result == {"won": True, "cards_left": 4, "score": 8}
