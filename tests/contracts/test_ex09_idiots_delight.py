@@ -1,0 +1,90 @@
+"""Exercise 9: Idiot's Delight's legal moves (run with ``--impl`` to grade a folder).
+
+The expectations are trusted: a small deck worked out by hand, and the cards left when a
+fixed strategy (always the first pair, else the first suit move) plays Deck.shuffled(0) …
+Deck.shuffled(19). The game is built from the package's reference structures.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from solitaire_ds.cards import Deck, Rank
+from solitaire_ds.games.base import IllegalMove, Move
+
+EIGHT = Deck.parse("AC 2C AD 2D AH 2H AS 2S", ranks=[Rank.ACE, Rank.TWO])
+
+#: Cards left by the fixed strategy on Deck.shuffled(0) … Deck.shuffled(19).
+SHUFFLED_CARDS_LEFT = [25, 23, 11, 9, 8, 13, 17, 13, 6, 24, 12, 4, 10, 16, 6, 14, 9, 16, 14, 16]
+
+
+@pytest.fixture(scope="module")
+def game_class(impl: str) -> Any:
+    """The IdiotsDelight class of the implementation under test."""
+    from solitaire_ds.course import load_module
+
+    return load_module(impl, "games.idiots_delight").IdiotsDelight
+
+
+def started(game_class: Any, deck: Deck = EIGHT) -> Any:
+    game = game_class(deck)
+    game.advance()
+    return game
+
+
+def test_the_legal_moves_are_the_pairs_and_suits_showing(game_class: Any) -> None:
+    moves = started(game_class).legal_moves()
+    expected = [Move("suit", (1, 2)), Move("pair", (1, 3)), Move("pair", (2, 4)),
+                Move("suit", (3, 4)), Move("quit")]
+    assert moves == expected, (
+        f"with A♣ 2♣ A♦ 2♦ showing, the legal moves are {[str(m) for m in expected]}, "
+        f"but legal_moves() gave {[str(m) for m in moves]}")
+
+
+def test_a_pair_discards_both_cards(game_class: Any) -> None:
+    game = started(game_class)
+    game.play(Move("pair", (1, 3)))
+    sizes = [len(p) for p in game.piles]
+    assert sizes == [0, 1, 0, 1], f"pair 1 3 should empty piles 1 and 3; pile sizes are {sizes}"
+    assert game.events[-1] == {"type": "pair", "piles": [1, 3], "cards": ["AC", "AD"]}, (
+        f"pair 1 3 should record the event {{'type': 'pair', 'piles': [1, 3], 'cards': "
+        f"['AC', 'AD']}}, not {game.events[-1]}")
+
+
+def test_a_suit_move_discards_only_the_lower_card(game_class: Any) -> None:
+    game = started(game_class)
+    game.play(Move("suit", (1, 2)))
+    sizes = [len(p) for p in game.piles]
+    assert sizes == [0, 1, 1, 1], (
+        f"suit 1 2 (A♣ under 2♣, aces low) should discard only the A♣; pile sizes are {sizes}")
+
+
+@pytest.mark.parametrize(("move", "reason"), [
+    (Move("pair", (1, 2)), "A♣ and 2♣ are not the same rank"),
+    (Move("suit", (1, 3)), "A♣ and A♦ are not the same suit"),
+])
+def test_an_illegal_move_is_refused_and_changes_nothing(
+        game_class: Any, move: Move, reason: str) -> None:
+    game = started(game_class)
+    before = (game.board(), len(game.events))
+    with pytest.raises(IllegalMove) as info:
+        game.play(move)
+    assert str(info.value) == reason, f"{move} should be refused with {reason!r}, not {info.value!r}"
+    assert (game.board(), len(game.events)) == before, f"a refused {move} must change nothing"
+
+
+def test_fixed_shuffles_leave_the_trusted_number_of_cards(game_class: Any) -> None:
+    for seed, expected in enumerate(SHUFFLED_CARDS_LEFT):
+        game = game_class(Deck.shuffled(seed))
+        while not game.is_over():
+            if game.needs_decision():
+                moves = game.legal_moves()
+                game.play(next((m for m in moves if m.kind == "pair"), moves[0]))
+            else:
+                game.advance()
+        left = game.result()["cards_left"]
+        assert left == expected, (
+            f"Deck.shuffled({seed}) played by 'first pair, else first suit move' should leave "
+            f"{expected} cards, but leaves {left}")
