@@ -31,12 +31,20 @@ Pruning (``prune=True``; ``prune=False`` is the plain search the tests compare i
    is keyed by the *sorted* piles. (Before the last deal this is false: the next deal puts
    a different card on each pile. ``tests/test_solver.py`` shows a deal where keying every
    state by its sorted piles loses the best score.)
-3. **Aces Up, aces only: stuck cards (branch and bound).** With ``aces_only`` a card other
-   than an ace leaves its pile only by being discarded, which needs a higher card of its
-   suit showing on another pile. If every higher card of its suit lies *beneath* it in its
-   own pile, none of them can show while it is there: it is never discarded. The score
-   can therefore not exceed (cards in the deck) - 4 - (stuck cards); a state whose bound
-   is no better than the best found is not searched.
+3. **Stuck cards (branch and bound).** In Idiot's Delight no card ever moves to another
+   pile, and in Aces Up with ``aces_only`` no card but an ace does: a card leaves its pile
+   only by being discarded. That needs one of its *removers* showing on another pile at
+   the same time (Idiot's Delight: a card of its rank, or a higher card of its suit; Aces
+   Up: a higher card of its suit). If every remover not yet discarded lies *beneath* it
+   in its own pile, none can show while it is there: it stays to the end, and so does
+   every card beneath it. So the cards left at the end are at least these (plus, in Aces
+   Up, the aces), and a state whose bound is no better than the best end found is not
+   searched. The bound of a state only grows along a line, never shrinks.
+
+Not pruned, on purpose: the order of removals in Idiot's Delight. Two removals on four
+different piles commute (each touches only its own piles' top cards), so both orders
+reach the same state, which the visited set already searches once; removals that share a
+pile do not commute, and which to make first is the player's real choice.
 
 Each pruning is checked against the plain search on many small decks in
 ``tests/test_solver.py``.
