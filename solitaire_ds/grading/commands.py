@@ -128,7 +128,10 @@ def _selected(texts: Sequence[str] | None) -> list[Exercise]:
 
 
 def _list(args: argparse.Namespace) -> int:
-    marked = {ex.number for ex in generate.marked_exercises()}
+    try:
+        marked = {ex.number for ex in generate.marked_exercises()}
+    except MarkerError as exc:
+        raise UsageError(str(exc)) from None
     print(f"  {'#':>2}  {'exercise':<52} {'file':<28} points  status")
     for ex in EXERCISES:
         tests = (REPO_ROOT / ex.test_file).is_file()

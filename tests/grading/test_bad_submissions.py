@@ -174,8 +174,5 @@ def test_grading_twice_gives_the_same_result(tmp_path: Path) -> None:
     folder = make_submission(tmp_path, "again", {1: HOSTILE[1]})
     first = grade_submission(folder, [exercise(1)], LIMITS)
     second = grade_submission(folder, [exercise(1)], LIMITS)
-    assert first.exercises == tuple(
-        r.__class__(r.exercise, r.passed, r.total, r.reason, r.failures, first.result(1).seconds)
-        for r in second.exercises
-    )
+    assert first.exercises == second.exercises  # same counts, same failure messages
     assert 0 < first.score < 10
