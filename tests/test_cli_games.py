@@ -140,3 +140,19 @@ def test_play_on_unfinished_structures_says_which_method_broke(capsys: pytest.Ca
     status, _, err = run(capsys, "play", "perpetual-motion", "--seed", "2", "--impl", "exercises")
     assert status == 1 and "Traceback" not in err
     assert "the game stopped: Array" in err and "raised NotImplementedError" in err
+
+
+def test_the_games_run_without_the_dev_tools_installed() -> None:
+    # `pip install .` brings no pytest, hypothesis or mkdocs: play must not need them,
+    # and check/grade must say what to install instead of a traceback.
+    block = "import sys; [sys.modules.__setitem__(m, None) for m in ('pytest', 'hypothesis', 'mkdocs')]; "
+    play = subprocess.run(
+        [sys.executable, "-c", block + "from solitaire_ds.cli import main; "
+         "sys.exit(main(['play', 'perpetual-motion', '--seed', '1']))"],
+        capture_output=True, text=True, check=False)
+    assert play.returncode == 0 and "Result: won = " in play.stdout, play.stderr
+    check = subprocess.run(
+        [sys.executable, "-c", block + "from solitaire_ds.cli import main; sys.exit(main(['check', '1']))"],
+        capture_output=True, text=True, check=False)
+    assert check.returncode == 2 and "install the dev extra" in check.stderr, check.stderr
+    assert "Traceback" not in check.stderr

@@ -12,20 +12,17 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from solitaire_ds.cli import UsageError
 from solitaire_ds.course import EXERCISES, REPO_ROOT, Exercise, ImplError, exercise, resolve_impl
 from solitaire_ds.grading import generate
 from solitaire_ds.grading.markers import MarkerError
 from solitaire_ds.grading.report import check_text, csv_text, gradescope_json, score_table
-from solitaire_ds.grading.results import SubmissionResult
-from solitaire_ds.grading.runner import (
-    GradingError,
-    Limits,
-    available_exercises,
-    grade_many,
-    grade_submission,
-)
+from solitaire_ds.grading.results import Limits, SubmissionResult
+
+if TYPE_CHECKING:
+    from types import ModuleType
 
 __all__ = ["register"]
 
@@ -96,6 +93,18 @@ def _seconds(text: str, flag: str) -> float:
     return value
 
 
+def _runner() -> ModuleType:
+    """Return the grading runner, which needs pytest (the dev extra): say so when it is missing."""
+    try:
+        from solitaire_ds.grading import runner
+    except ImportError as exc:
+        raise UsageError(
+            f"checking and grading run the tests, which need {exc.name}: "
+            "install the dev extra (pip install -e '.[dev]')"
+        ) from None
+    return runner
+
+
 def _limits(args: argparse.Namespace) -> Limits:
     return Limits(
         test_seconds=_seconds(args.test_timeout, "--test-timeout"),
@@ -105,15 +114,16 @@ def _limits(args: argparse.Namespace) -> Limits:
 
 def _selected(texts: Sequence[str] | None) -> list[Exercise]:
     """Return the chosen exercises (all available ones when none is chosen)."""
+    runner = _runner()
     try:
         if not texts:
-            found = available_exercises()
+            found: list[Exercise] = runner.available_exercises()
             if not found:
                 raise UsageError("no exercise has contract tests yet (tests/contracts/ is empty)")
             return found
         chosen = sorted({_number(t).number for t in texts})
-        found = available_exercises(chosen)
-    except GradingError as exc:
+        found = runner.available_exercises(chosen)
+    except runner.GradingError as exc:
         raise UsageError(str(exc)) from None
     have = {ex.number for ex in found}
     for n in chosen:
@@ -175,9 +185,10 @@ def _check(args: argparse.Namespace) -> int:
             f"{exc}; run this where your exercises/ folder is, or give --impl PATH"
         ) from None
     print(f"Checking {folder} on {len(chosen)} exercise(s)...", flush=True)
+    runner = _runner()
     try:
-        result = grade_submission(folder, chosen, _limits(args))
-    except GradingError as exc:
+        result = runner.grade_submission(folder, chosen, _limits(args))
+    except runner.GradingError as exc:
         raise UsageError(str(exc)) from None
     print(check_text(result))
     return 0 if all(r.status == "pass" for r in result.exercises) else 1
@@ -207,9 +218,10 @@ def _grade(args: argparse.Namespace) -> int:
                 flush=True,
             )
 
+    runner = _runner()
     try:
-        results = grade_many(args.paths, chosen, limits, int(jobs_text), progress)
-    except GradingError as exc:
+        results = runner.grade_many(args.paths, chosen, limits, int(jobs_text), progress)
+    except runner.GradingError as exc:
         raise UsageError(str(exc)) from None
     for result in results:
         print(score_table(result))

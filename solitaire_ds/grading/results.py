@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from solitaire_ds.course import Exercise
 
-__all__ = ["ExerciseResult", "Failure", "SubmissionResult"]
+__all__ = ["ExerciseResult", "Failure", "Limits", "SubmissionResult"]
 
 
 @dataclass(frozen=True)
@@ -108,3 +108,14 @@ class SubmissionResult:
             if r.exercise.number == number:
                 return r
         raise KeyError(f"exercise {number} was not graded")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a submission may use: seconds per test and per exercise, bytes of memory and output."""
+
+    test_seconds: float = 10.0
+    exercise_seconds: float = 90.0
+    memory_bytes: int = 1 << 30
+    output_bytes: int = 16 << 20
+    fail_fast: bool = False

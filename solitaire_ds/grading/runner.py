@@ -35,7 +35,7 @@ from typing import Any
 
 from solitaire_ds.course import EXERCISES, REPO_ROOT, Exercise, resolve_impl
 from solitaire_ds.grading import plugin
-from solitaire_ds.grading.results import ExerciseResult, Failure, SubmissionResult
+from solitaire_ds.grading.results import ExerciseResult, Failure, Limits, SubmissionResult
 
 __all__ = [
     "GradingError",
@@ -54,17 +54,6 @@ _POLL = 0.1  # seconds between looks at a running child
 
 class GradingError(Exception):
     """The grader itself cannot run (no contract tests, a broken reference): says why."""
-
-
-@dataclass(frozen=True)
-class Limits:
-    """What a submission may use: seconds per test and per exercise, bytes of memory and output."""
-
-    test_seconds: float = 10.0
-    exercise_seconds: float = 90.0
-    memory_bytes: int = 1 << 30
-    output_bytes: int = 16 << 20
-    fail_fast: bool = False
 
 
 @dataclass(frozen=True)
