@@ -10,8 +10,9 @@ the legal moves numbered from 1. They type a number, a move as text (``pair 1 3`
 * ``h`` -- help: the rules summary and these commands again;
 * ``u`` -- undo the last decision: the game is rebuilt from its deck and the decisions so
   far minus the last one (a game is a pure function of its deck, options and decisions);
-* ``q`` -- quit: the game records a ``quit`` decision and ends, so ``--json`` still writes
-  a record that ``replay`` verifies. The end of input (Ctrl-D) quits too.
+* ``q`` -- quit: the game records a ``quit`` decision and ends (after the last deal of
+  Aces Up, where ``end`` is the rules' own way to stop, it plays ``end``), so ``--json``
+  still writes a record that ``replay`` verifies. The end of input (Ctrl-D) quits too.
 
 Input and output go through ``input`` and ``print`` (or the functions given), so tests
 drive the player with a list of lines.
