@@ -224,7 +224,7 @@ def pytest_runtest_makereport(
         rec.failed.setdefault(item.nodeid, str(timeout.msg))
     if rec is not None and report.failed and item.nodeid not in rec.failed:
         if call.excinfo is not None:
-            rec.failed[item.nodeid] = _describe(call.excinfo.value, item.config)
+            rec.failed[item.nodeid] = _describe(call.excinfo.value)
         else:
             rec.failed[item.nodeid] = _shorten(str(report.longrepr))
     return report
@@ -307,7 +307,7 @@ def _one_line(exc: BaseException, relpath: str) -> str:
     return _shorten(f"{type(exc).__name__}: {_safe_str(exc)}".splitlines()[0]) + line
 
 
-def _describe(exc: BaseException, config: pytest.Config) -> str:
+def _describe(exc: BaseException) -> str:
     """Return a failure message: the assertion message and Hypothesis's steps."""
     if isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
@@ -322,7 +322,12 @@ def _describe(exc: BaseException, config: pytest.Config) -> str:
         return "RecursionError: maximum recursion depth exceeded (a runaway recursion?)"
     if isinstance(exc, MemoryError):
         return "MemoryError: the code used more memory than the grader allows"
-    if not (isinstance(exc, AssertionError) and text):
+    if isinstance(exc, AssertionError) and not text:
+        # A bare assert outside a test module (no rewriting): show the line that failed.
+        frames = traceback.extract_tb(exc.__traceback__)
+        line = (frames[-1].line or "").strip() if frames else ""
+        text = f"AssertionError: {line}" if line else "AssertionError"
+    elif not isinstance(exc, AssertionError):
         text = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
     notes = [_safe_str(note) for note in getattr(exc, "__notes__", [])]
     return _shorten("\n".join([text, *notes]).strip())
