@@ -1,0 +1,67 @@
+"""Exercise 7: the Fisher-Yates shuffle behind ``Deck.shuffled`` (run with ``--impl``).
+
+The expectations are trusted: the documented loop run here, and the package's pinned
+deals. A failure says in plain words what the shuffle should have produced.
+"""
+
+from __future__ import annotations
+
+import random
+from types import ModuleType
+
+import pytest
+
+from solitaire_ds.cards import Deck
+from solitaire_ds.course import load_module
+
+
+@pytest.fixture(scope="module")
+def cards(impl: str) -> ModuleType:
+    """The cards module of the implementation under test."""
+    return load_module(impl, "cards")
+
+
+def documented_shuffle(items: list[int], seed: int) -> list[int]:
+    """The loop the exercise describes, written out as the trusted answer."""
+    rng = random.Random(seed)
+    result = list(items)
+    for i in range(len(result) - 1, 0, -1):
+        j = rng.randrange(i + 1)
+        result[i], result[j] = result[j], result[i]
+    return result
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 10, 52])
+def test_fisher_yates_follows_the_documented_loop(cards: ModuleType, size: int) -> None:
+    for seed in range(5):
+        items = list(range(size))
+        cards.fisher_yates(items, random.Random(seed))
+        expected = documented_shuffle(list(range(size)), seed)
+        assert items == expected, (
+            f"fisher_yates(list(range({size})), random.Random({seed})) should give {expected}, "
+            f"gave {items}: go from the last index down to 1 and use rng.randrange(i + 1)")
+
+
+def test_fisher_yates_shuffles_in_place_and_returns_none(cards: ModuleType) -> None:
+    items = list(range(8))
+    returned = cards.fisher_yates(items, random.Random(1))
+    assert returned is None, "fisher_yates shuffles the list it is given and returns None"
+    assert sorted(items) == list(range(8)), f"a shuffle must keep every item once, got {items}"
+
+
+def test_every_order_of_three_cards_comes_up(cards: ModuleType) -> None:
+    rng = random.Random(0)
+    seen = set()
+    for _ in range(600):
+        items = [0, 1, 2]
+        cards.fisher_yates(items, rng)
+        seen.add(tuple(items))
+    assert len(seen) == 6, f"all 6 orders of 3 items should come up in 600 shuffles, saw {sorted(seen)}"
+
+
+@pytest.mark.parametrize("seed", [1, 7, 2024])
+def test_a_seed_deals_the_pinned_deck(cards: ModuleType, seed: int) -> None:
+    theirs = str(cards.Deck.shuffled(seed))
+    expected = str(Deck.shuffled(seed))
+    assert theirs == expected, (
+        f"Deck.shuffled({seed}) should deal {expected[:23]}..., dealt {theirs[:23]}...")
