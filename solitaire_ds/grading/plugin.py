@@ -173,9 +173,48 @@ class _TestTimeout(Skipped):
     """
 
 
+#: True while a test phase (setup, call or teardown) runs: the only time the alarm may raise.
+_IN_PHASE = False
+
+
 def _on_alarm(signum: int, frame: FrameType | None) -> None:
+    """Stop the running test; between phases (pytest's own reporting) do nothing.
+
+    Raising inside pytest's machinery would end the whole run with an internal error;
+    the alarm fires again a second later, by then inside the next phase.
+    """
+    if not _IN_PHASE:
+        return
     limit = _RECORDER.test_seconds if _RECORDER is not None else 0
     raise _TestTimeout(f"the test took more than {limit:g} s of CPU time (an infinite loop?)")
+
+
+def _in_phase() -> Generator[None, None, None]:
+    """The body of the three phase wrappers: let the alarm raise only inside the phase."""
+    global _IN_PHASE
+    _IN_PHASE = True
+    try:
+        yield
+    finally:
+        _IN_PHASE = False
+
+
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    """Mark the setup phase (the innermost wrapper: only fixtures and the test's code)."""
+    return (yield from _in_phase())
+
+
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    """Mark the call phase."""
+    return (yield from _in_phase())
+
+
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, None, None]:
+    """Mark the teardown phase."""
+    return (yield from _in_phase())
 
 
 def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:

@@ -1,15 +1,16 @@
-"""The runner: a submission's contract tests, in a separate and limited process.
+"""The runner: a submission's contract tests, in separate and limited processes.
 
-Invariant: the grader never imports a submission. For each submission it starts one
-child process (``python -m pytest <contract files> --impl <folder> -p <plugin>``) in a
-fresh empty directory, its own process group, and with limits on memory
-(``RLIMIT_AS``), on the size of every file it writes, stdout and stderr included
-(``RLIMIT_FSIZE``), on the CPU time of each test (an alarm in the plugin) and on the
-wall-clock time of each exercise (the whole process group is killed). Scores come only
-from the signed results file the plugin writes (:mod:`solitaire_ds.grading.plugin`).
-When the child dies or is killed during an exercise, that exercise scores 0 with a
-one-line reason, the exercises it finished keep their results, and a new child runs the
-ones it had not reached.
+Invariant: the grader never imports a submission, and no exercise's code can touch
+another exercise's grade. Each exercise of each submission runs in a child process of its
+own (``python -m pytest <contract file> --impl <folder> -p <plugin>``) in a fresh empty
+directory, its own process group, and with limits on memory (``RLIMIT_AS``), on the size
+of every file it writes, stdout and stderr included (``RLIMIT_FSIZE``), on the CPU time of
+each test (an alarm in the plugin) and on the wall-clock time of the exercise (the whole
+process group is killed). Scores come only from the signed results file the plugin writes
+(:mod:`solitaire_ds.grading.plugin`). When the child dies or is killed, its exercise
+scores 0 with a one-line reason; memory a runaway exercise kept, a signal handler it
+changed or a loop it left running dies with its process, so grading one exercise alone
+(``--exercise N``) gives the same score as grading all of them.
 
 The denominators come from the reference run: the tests collected with
 ``--impl solitaire_ds``.
@@ -175,26 +176,20 @@ def grade_submission(
             )
         else:
             runnable.append(ex)
-    while runnable:
-        run = _run_child([REPO_ROOT / ex.test_file for ex in runnable], str(folder), limits)
-        if run.forged:
-            notes.append(f"ignored {run.forged} results lines not written by the grader")
-        begun = run.begun()
-        reported = {e["id"] for e in run.events if e["e"] == "result"}
-        for ex in runnable:
-            if ex.number not in begun:
-                continue
-            ids = reference.tests[ex.number]
-            stopped = ex.number == begun[-1] and not all(i in reported for i in ids)
-            results[ex.number] = _tally(ex, ids, run, stopped, limits)
-        waiting = [ex for ex in runnable if ex.number not in begun]
-        if waiting and not begun:  # no progress at all: do not start it again
+    forged = 0
+    for ex in runnable:
+        run = _run_child([REPO_ROOT / ex.test_file], str(folder), limits)
+        forged += run.forged
+        ids = reference.tests[ex.number]
+        if ex.number not in run.begun():
             reason = run.crash_reason(limits, "before its tests started")
-            for ex in waiting:
-                total = len(reference.tests[ex.number])
-                results[ex.number] = ExerciseResult(ex, 0, total, reason=reason)
-            break
-        runnable = waiting
+            results[ex.number] = ExerciseResult(ex, 0, len(ids), reason=reason)
+            continue
+        reported = {e["id"] for e in run.events if e["e"] == "result"}
+        stopped = not all(i in reported for i in ids)
+        results[ex.number] = _tally(ex, ids, run, stopped, limits)
+    if forged:
+        notes.append(f"ignored {forged} results lines not written by the grader")
     ordered = tuple(results[ex.number] for ex in graded)
     name = Path(path).name or str(path)
     seconds = round(time.monotonic() - started, 2)

@@ -10,6 +10,8 @@ Two submissions are graded once (in parallel, as ``--jobs 2`` does) with small l
 
 A third, graded alone with a short exercise limit, ignores the per-test alarm and loops
 forever. The per-test limit counts CPU time, so a busy machine does not fail good code.
+A fourth hoards memory in a module-level list, which outlives its own exercise's tests:
+the next exercise, graded in a process of its own, must not pay for it.
 """
 
 from __future__ import annotations
@@ -67,6 +69,11 @@ DEAF = (
     "LinkedDeque.add_front = _add_front"
 )
 
+HOARDER = (
+    "_HOARD = []\ndef _push(self, item):\n    while True:\n"
+    "        _HOARD.append(bytearray(10**7))\nArrayStack.push = _push"
+)
+
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SubmissionResult]:
@@ -108,7 +115,7 @@ def test_os_exit_in_a_method_scores_zero_and_the_rest_is_graded(
     reason = _reason(graded["crashes"], 4)
     assert reason.startswith("the test process stopped with exit status 7 during TestLinkedQueue::")
     assert "os._exit()" in reason
-    assert graded["crashes"].result(5).score == 10  # graded in a fresh process after the crash
+    assert graded["crashes"].result(5).score == 10  # each exercise has a process of its own
 
 
 def test_an_infinite_loop_costs_only_the_tests_that_reach_it(
@@ -176,3 +183,12 @@ def test_grading_twice_gives_the_same_result(tmp_path: Path) -> None:
     second = grade_submission(folder, [exercise(1)], LIMITS)
     assert first.exercises == second.exercises  # same counts, same failure messages
     assert 0 < first.score < 10
+
+
+def test_memory_kept_by_one_exercise_does_not_cost_the_next(tmp_path: Path) -> None:
+    folder = make_submission(tmp_path, "hoarder", {1: HOARDER, 2: None})
+    together = grade_submission(folder, [exercise(1), exercise(2)], LIMITS)
+    assert together.result(1).score < 10
+    assert together.result(2).score == 10
+    alone = grade_submission(folder, [exercise(2)], LIMITS)
+    assert alone.exercises == (together.result(2),)

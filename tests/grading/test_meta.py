@@ -1,6 +1,6 @@
 """Meta-tests: the reference solutions score full marks, the untouched skeletons zero.
 
-Each grades every exercise that has contract tests, in one child process per folder.
+Each grades every exercise that has contract tests, in one child process per exercise.
 """
 
 from __future__ import annotations

@@ -49,8 +49,8 @@ def load_bugs(folder: Path = ZOO) -> list[Bug]:
 def pack(bugs: list[Bug]) -> list[list[Bug]]:
     """Group bugs so that no group holds two bugs of the same exercise.
 
-    One group becomes one submission folder, graded by one child process: far fewer
-    process start-ups than one folder per bug.
+    One group becomes one submission folder: far fewer folders to build and grade than
+    one folder per bug (each exercise still runs in a process of its own).
 
     >>> b = [Bug("a", 1, "", ()), Bug("b", 1, "", ()), Bug("c", 2, "", ())]
     >>> [[x.name for x in g] for g in pack(b)]
