@@ -125,7 +125,9 @@ def test_rule_2_puts_the_waste_card_on_the_leftmost_pile_before_any_rule_3_move(
         turn("KD", "waste empty", 21),  # K♦ goes nowhere: no pile is empty
         move(3, "8D", "pile 3", "pile 2"),  # the leftmost run that can move, onto 9♠
         up("QS", 3),
-        turn("5D", "rule 4", 20),  # Q♠ would take K♦ only from a pile; the rest fit nowhere
+        # K♦ goes only to an empty pile; Q♠ could go onto K♦ only if K♦ lay on a pile,
+        # not on the waste; the rest fit nowhere.
+        turn("5D", "rule 4", 20),
     ]
 
 
@@ -368,8 +370,10 @@ def test_the_game_has_no_options_and_gives_the_result_keys() -> None:
 
 
 def test_dollars_carry_a_sign() -> None:
-    assert [dollars(x) for x in (8, -17, 0, 1234)] == ["+$8", "-$17", "$0", "+$1,234"]
+    assert [dollars(x) for x in (8, -17, 0, 1234)] == ["+$8", "-$17", "+$0", "+$1,234"]
     assert dollars(-19.284, 2) == "-$19.28"
+    # Zero has a sign too, and an amount that rounds to zero is never "-$0.00".
+    assert [dollars(x, 2) for x in (0, -0.004, 0.004)] == ["+$0.00", "+$0.00", "+$0.00"]
 
 
 # -- every game ends ---------------------------------------------------------------------------

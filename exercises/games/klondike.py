@@ -63,7 +63,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from solitaire_ds.cards import Card, Deck, Rank, Suit
 from solitaire_ds.games.base import Event, Game, GameOptions
-from solitaire_ds.stats import format_rate, mean_interval
+from solitaire_ds.stats import format_interval, format_rate, mean_interval
 from solitaire_ds.structures import DEFAULT_TOOLKIT, Queue, Stack, Toolkit
 
 __all__ = ["MAX_STEPS", "PAYOUT", "STAKE", "Klondike", "KlondikeOptions", "dollars"]
@@ -123,15 +123,18 @@ class KlondikeOptions(GameOptions):
 
 
 def dollars(amount: float, places: int = 0) -> str:
-    """Return an amount of dollars with its sign: ``'+$8'``, ``'-$17.50'``, ``'$0'``.
+    """Return an amount of dollars with its sign: ``'+$8'``, ``'-$17.50'``, ``'+$0'``.
 
-    >>> dollars(8), dollars(-17.5, 2), dollars(0), dollars(-19285)
-    ('+$8', '-$17.50', '$0', '-$19,285')
+    Every amount has a sign, as the report asks; one that rounds to zero (``-0.001``
+    at two places) is ``+``, never ``-$0.00``.
+
+    >>> dollars(8), dollars(-17.5, 2), dollars(0), dollars(0, 2), dollars(-0.001, 2)
+    ('+$8', '-$17.50', '+$0', '+$0.00', '+$0.00')
+    >>> dollars(-19285)
+    '-$19,285'
     """
-    text = f"${abs(amount):,.{places}f}"
-    if round(amount, places) == 0:
-        return text
-    return ("+" if amount > 0 else "-") + text
+    sign = "-" if round(amount, places) < 0 else "+"
+    return f"{sign}${abs(amount):,.{places}f}"
 
 
 class Klondike(Game):
@@ -507,8 +510,10 @@ class Klondike(Game):
         ...     print(line)
         games played: 2
         won: 50.00% (95% CI 9.45%-90.55%, 1 of 2)
-        cards played to the foundations: 60 in all, 30.00 a game (95% CI -13.12 to 73.12)
-        net winnings: +$196 in all ($104 paid, $300 won); +$98.00 a game (95% CI -$117.60 to +$313.60)
+        cards played to the foundations: 60 in all, 30.00 a game (95% CI -249.54 to 309.54)
+        net winnings: +$196 in all ($104 paid, $300 won); +$98.00 a game (95% CI -$1,299.68 to +$1,495.68)
+        >>> Klondike.summarize([{"won": False, "to_foundation": 10, "cards_left": 42, "net": -2}])[-1]
+        'net winnings: -$2 in all ($52 paid, $50 won); -$2.00 a game (95% CI n/a)'
         """
         n = len(results)
         cards = [r["to_foundation"] for r in results]
@@ -518,11 +523,11 @@ class Klondike(Game):
         if n:
             mean, lo, hi = mean_interval(cards)
             lines.append(f"cards played to the foundations: {sum(cards)} in all, "
-                         f"{mean:.2f} a game (95% CI {lo:.2f} to {hi:.2f})")
+                         f"{mean:.2f} a game ({format_interval(lo, hi, sep=' to ')})")
             mean, lo, hi = mean_interval(nets)
             lines.append(f"net winnings: {dollars(sum(nets))} in all (${STAKE * n:,} paid, "
                          f"${PAYOUT * sum(cards):,} won); {dollars(mean, 2)} a game "
-                         f"(95% CI {dollars(lo, 2)} to {dollars(hi, 2)})")
+                         f"({format_interval(lo, hi, lambda x: dollars(x, 2), ' to ')})")
         return lines
 
 
