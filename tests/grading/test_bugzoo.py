@@ -7,17 +7,41 @@ test (one failure is enough to show the contract catches the bug).
 
 from __future__ import annotations
 
+import importlib.util
+import re
+from pathlib import Path
+
 import pytest
 
+from solitaire_ds.course import EXERCISES
 from solitaire_ds.grading.results import ExerciseResult
 from solitaire_ds.grading.runner import Limits, available_exercises
-from tests.grading.zoo import Bug, grade_bugs, load_bugs
+from tests.grading.zoo import ZOO, Bug, grade_bugs, load_bugs
 
 BUGS = load_bugs()
 
 
 def test_the_zoo_holds_at_least_fifteen_bugs() -> None:
     assert len(BUGS) >= 15
+
+
+def test_every_exercise_has_a_bug_in_the_zoo() -> None:
+    without = [ex.number for ex in EXERCISES if ex.number not in {b.exercise for b in BUGS}]
+    assert not without, f"exercises with no bug in the zoo: {without}"
+
+
+def test_a_game_rule_with_the_wrong_pile_is_in_the_zoo() -> None:
+    assert any("wrong pile" in b.description for b in BUGS if b.exercise >= 8)
+
+
+def test_the_readme_names_a_module_that_runs() -> None:
+    modules = re.findall(r"`python -m ([\w.]+)", (ZOO / "README.md").read_text(encoding="utf-8"))
+    assert modules, "the README gives no command"
+    for module in modules:
+        spec = importlib.util.find_spec(module)
+        assert spec is not None and spec.origin is not None, f"{module} cannot be run"
+        source = Path(spec.origin).read_text(encoding="utf-8")
+        assert "__main__" in source, f"{module} has no main"
 
 
 @pytest.fixture(scope="module")
