@@ -66,47 +66,125 @@ class Record:
 
     @classmethod
     def from_json(cls, data: object) -> Record:
-        """Read the dict :meth:`to_json` wrote; raise :class:`RecordError` when malformed."""
+        """Read the dict :meth:`to_json` wrote; raise :class:`RecordError` when malformed.
+
+        Every key :meth:`to_json` writes must be there, with exactly its JSON type: a
+        ``1.0`` or a ``true`` where the record holds ``1`` is corrupt, and so is a player
+        named on a game that has no decisions.
+
+        >>> Record.from_json({"format": 1, "game": ["perpetual-motion"]})
+        Traceback (most recent call last):
+        ...
+        solitaire_ds.records.RecordError: the record has no 'player'
+        >>> from solitaire_ds.games.perpetual_motion import PerpetualMotion
+        >>> good = play_record(PerpetualMotion(Deck.shuffled(3))).to_json()
+        >>> Record.from_json({**good, "game": ["perpetual-motion"]})
+        Traceback (most recent call last):
+        ...
+        solitaire_ds.records.RecordError: the record's 'game' must be a string, not ['perpetual-motion']
+        """
         if not isinstance(data, dict):
             raise RecordError("a record must be a JSON object")
-        missing = [key for key in ("game", "options", "deck", "events") if key not in data]
+        missing = [key for key in _KEYS if key not in data]
         if missing:
             raise RecordError(f"the record has no {missing[0]!r}")
-        if data.get("format", FORMAT) != FORMAT:
+        unknown = [key for key in data if key not in _KEYS]
+        if unknown:
+            raise RecordError(f"the record has an unknown key {unknown[0]!r} "
+                              f"(a record has {', '.join(_KEYS)})")
+        _check_depth(data)
+        if type(data["format"]) is not int or data["format"] != FORMAT:
             raise RecordError(f"unknown record format {data['format']!r} (this version reads {FORMAT})")
-        if data["game"] not in GAMES:
-            raise RecordError(f"unknown game {data['game']!r}")
-        if not isinstance(data["deck"], str):
+        game = data["game"]
+        if type(game) is not str:
+            raise RecordError(f"the record's 'game' must be a string, not {game!r}")
+        if game not in GAMES:
+            raise RecordError(f"unknown game {game!r}")
+        if type(data["deck"]) is not str:
             raise RecordError("the record's 'deck' must be a string of card codes")
         try:
             deck = Deck.parse(data["deck"])
         except DeckError as exc:
             raise RecordError(f"the record's deck: {exc}") from None
+        if type(data["options"]) is not dict:
+            raise RecordError("the record's 'options' must be an object")
+        player = data["player"]
+        _check_player(game, player)
+        result = data["result"]
+        if type(result) is not dict:
+            raise RecordError("the record's 'result' must be an object")
         events = data["events"]
-        if not isinstance(events, list):
+        if type(events) is not list:
             raise RecordError("the record's 'events' must be a list")
         for number, event in enumerate(events, start=1):
-            if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-                raise RecordError(f"event {number}: an event must be an object with a 'type'")
-        result = data.get("result", {})
-        if not isinstance(result, dict):
-            raise RecordError("the record's 'result' must be an object")
-        player = data.get("player")
-        if player is not None and not isinstance(player, str):
-            raise RecordError("the record's 'player' must be a string")
-        if not isinstance(data["options"], dict):
-            raise RecordError("the record's 'options' must be an object")
-        return cls(data["game"], deck, data["options"], events, result, player)
+            if type(event) is not dict or type(event.get("type")) is not str:
+                raise RecordError(f"event {number}: an event must be an object with a 'type' string")
+        return cls(game, deck, data["options"], events, result, player)
 
     @classmethod
     def loads(cls, text: str) -> Record:
-        """Read a record from JSON text; raise :class:`RecordError` when it is not valid JSON."""
+        """Read a record from JSON text; raise :class:`RecordError` when it is not valid JSON.
+
+        >>> Record.loads('{"format": 1')
+        Traceback (most recent call last):
+        ...
+        solitaire_ds.records.RecordError: not valid JSON: Expecting ',' delimiter at line 1, column 13
+        """
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
                               ) from None
+        except RecursionError:
+            raise RecordError(f"not a record: nested more than {_MAX_DEPTH} levels deep") from None
+        except ValueError:  # an integer longer than sys.get_int_max_str_digits() allows
+            raise RecordError("not valid JSON: a number with too many digits") from None
         return cls.from_json(data)
+
+
+#: The keys of a record's JSON object, in the order :meth:`Record.to_json` writes them.
+_KEYS = ("format", "game", "player", "options", "deck", "result", "events")
+
+#: How deeply a record's JSON may nest: record, events, event, piles, pile (Klondike's
+#: deal) is five; the slack leaves room for new games, and the bound keeps comparing
+#: and printing a tampered event safe from Python's recursion limit.
+_MAX_DEPTH = 8
+
+
+def _check_depth(data: dict[str, Any]) -> None:
+    """Raise :class:`RecordError` when ``data`` nests deeper than :data:`_MAX_DEPTH`.
+
+    A loop with its own list, not recursion: the point is to be safe from any depth.
+    """
+    todo: list[tuple[object, int, str]] = []
+    for key, value in data.items():
+        if key == "events" and isinstance(value, list):
+            todo += [(event, 3, f"event {n}") for n, event in enumerate(value, start=1)]
+        else:
+            todo.append((value, 2, f"the record's {key!r}"))
+    while todo:
+        value, depth, where = todo.pop()
+        if isinstance(value, dict | list):
+            if depth > _MAX_DEPTH:
+                raise RecordError(f"{where}: nested more than {_MAX_DEPTH} levels deep")
+            items = value.values() if isinstance(value, dict) else value
+            todo += [(item, depth + 1, where) for item in items]
+
+
+def _check_player(game: str, player: object) -> None:
+    """Raise :class:`RecordError` unless ``player`` fits ``game``: none, or a known player."""
+    if player is None:
+        return
+    if type(player) is not str:
+        raise RecordError(f"the record's 'player' must be a string or null, not {player!r}")
+    if not game_class(game).has_decisions:
+        raise RecordError(f"the record's 'player': {game} has no decisions, so no player "
+                          f"plays it (found {player!r})")
+    from solitaire_ds.players import PLAYERS  # late: the players import the games
+
+    if player not in PLAYERS:
+        raise RecordError(f"the record's 'player': unknown player {player!r} "
+                          f"(the players are {', '.join(sorted(PLAYERS))})")
 
 
 def play_record(
@@ -159,8 +237,9 @@ def _steps(record: Record, toolkit: Toolkit = DEFAULT_TOOLKIT) -> Iterator[tuple
     if len(events) > len(game.events):
         raise RecordError(f"event {len(game.events) + 1}: the game is over, "
                           f"but the record goes on")
-    if record.result and record.result != game.result():
-        raise RecordError(f"result: the record says {record.result}, the game gives {game.result()}")
+    if not _same(record.result, game.result()):
+        raise RecordError(f"result: the record says {_short(record.result)}, the game gives "
+                          f"{_short(game.result())}{_where_different(record.result, game.result())}")
 
 
 def _recorded_move(game: Game, events: list[Event], start: int) -> Move:
@@ -191,10 +270,60 @@ def _verified(game: Game, events: list[Event], start: int) -> list[Event]:
         if number > len(events):
             raise RecordError(f"event {number}: the record ends early; the game goes on with "
                               f"{game.describe(event)!r}")
-        if events[number - 1] != event:
-            raise RecordError(f"event {number}: the record says {events[number - 1]}, "
-                              f"but the rules give {event}")
+        if not _same(events[number - 1], event):
+            raise RecordError(f"event {number}: the record says {_short(events[number - 1])}, "
+                              f"but the rules give {_short(event)}"
+                              f"{_where_different(events[number - 1], event)}")
     return new
+
+
+def _same(recorded: object, given: object) -> bool:
+    """Say whether two JSON values are equal in value and in type, all the way down.
+
+    Python's ``==`` lets ``1.0 == 1`` and ``True == 1``; a record that says either where
+    the rules give ``1`` has been changed, so the types must be the same too (a tuple the
+    game holds counts as the list JSON writes).
+
+    >>> _same({"to": 1}, {"to": 1}), _same({"to": 1.0}, {"to": 1}), _same([True], [1])
+    (True, False, False)
+    """
+    if isinstance(given, tuple):
+        given = list(given)
+    if type(recorded) is not type(given):
+        return False
+    if isinstance(recorded, dict):
+        assert isinstance(given, dict)
+        return recorded.keys() == given.keys() and all(
+            _same(value, given[key]) for key, value in recorded.items())
+    if isinstance(recorded, list):
+        assert isinstance(given, list)
+        return len(recorded) == len(given) and all(
+            _same(a, b) for a, b in zip(recorded, given, strict=True))
+    return recorded == given
+
+
+def _where_different(recorded: object, given: object) -> str:
+    """Name the first key where two objects differ, as ``" (at 'to': 2.0, not 2)"``.
+
+    >>> _where_different({"won": 0, "rounds": 3}, {"won": False, "rounds": 3})
+    " (at 'won': 0, not False)"
+    """
+    if not isinstance(recorded, dict) or not isinstance(given, dict):
+        return ""
+    for key in [*given, *(k for k in recorded if k not in given)]:
+        if key not in recorded:
+            return f" (the record has no {_short(key)})"
+        if key not in given:
+            return f" (the record has an extra {_short(key)})"
+        if not _same(recorded[key], given[key]):
+            return f" (at {_short(key)}: {_short(recorded[key])}, not {_short(given[key])})"
+    return ""
+
+
+def _short(value: object, limit: int = 200) -> str:
+    """Return ``repr(value)`` cut to ``limit`` characters, so a message stays one short line."""
+    text = repr(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def replay(data: object, toolkit: Toolkit = DEFAULT_TOOLKIT) -> Record:
@@ -203,7 +332,7 @@ def replay(data: object, toolkit: Toolkit = DEFAULT_TOOLKIT) -> Record:
     Return the verified record; raise :class:`RecordError` naming the first event that
     does not follow from the deck, the options and the recorded decisions.
     """
-    record = data if isinstance(data, Record) else Record.from_json(data)
+    record = Record.from_json(data.to_json() if isinstance(data, Record) else data)
     for _ in _steps(record, toolkit):
         pass
     return record
