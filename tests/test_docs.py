@@ -255,3 +255,69 @@ def test_the_docs_command_names_the_missing_config(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: object())
     with pytest.raises(UsageError, match=r"no mkdocs\.yml in .*: the docs are served from a source checkout"):
         docs_command(["serve"], tmp_path / "mkdocs.yml")
+
+
+# -- docstrings as Markdown (game pages and the API page) ------------------------------------------
+
+
+def test_the_docstring_converter_examples_hold() -> None:
+    import doctest
+
+    import rest_markdown
+
+    failures, tried = doctest.testmod(rest_markdown)
+    assert tried >= 4 and failures == 0
+
+
+def _rendered_lists(markdown_text: str) -> str:
+    """The rendered HTML with every tag but the list ones dropped (needs the docs extra)."""
+    markdown = pytest.importorskip("markdown")
+    html = markdown.markdown(markdown_text, extensions=["tables", "attr_list", "md_in_html"])
+    return re.sub(r"\n\s*\n+", "\n", re.sub(r"<(?!/?(?:ol|ul|li)\b)[^>]+>", "", html))
+
+
+@pytest.mark.parametrize("game", ["perpetual-motion", "idiots-delight", "aces-up", "klondike"])
+def test_the_game_rules_show_no_rest_roles(game: str) -> None:
+    text = docgen.game_rules(game)
+    assert not re.search(r":(?:data|meth|class|func|mod|attr):`", text), text
+
+
+def test_a_nested_list_in_the_rules_stays_inside_its_item() -> None:
+    text = docgen.game_rules("aces-up")
+    assert ">     * ``move i j`` -- pile j is empty" in text  # four spaces per level, inside the quote
+    rendered = _rendered_lists(text)
+    outer = rendered[rendered.index("<ol>"):rendered.rindex("</ol>")]
+    top_level = re.sub(r"<ul>.*?</ul>", "", outer, flags=re.DOTALL)
+    assert top_level.count("<li>") == 4  # rule 4 ("The game waits") is the fourth, not the eighth
+    assert "The game waits for a move only" in top_level.split("<li>")[4]
+
+
+def test_klondikes_priority_list_is_numbered_and_the_guard_is_an_item() -> None:
+    rendered = _rendered_lists(docgen.game_rules("klondike"))
+    priorities = rendered[rendered.index("<ol>"):rendered.index("</ol>")]
+    assert priorities.count("<li>") == 4 and "a top card to its foundation" in priorities
+    assert "* Guard" not in rendered and re.search(r"<li>\s*Guard: a run", rendered)
+
+
+# -- the API page ------------------------------------------------------------------------------------
+
+
+def test_every_public_module_has_its_place_on_the_api_page() -> None:
+    listed = [name for _, names in docgen.API_SECTIONS for name in names]
+    assert docgen.undocumented(listed) == [], "add these modules to API_SECTIONS in docs/hooks/docgen.py"
+    assert {"solitaire_ds.interactive", "solitaire_ds.grading.plugin"} <= set(docgen.public_modules())
+
+
+def test_a_public_module_left_out_of_the_sections_is_still_documented(monkeypatch: pytest.MonkeyPatch) -> None:
+    sections = [(title, [n for n in names if n != "solitaire_ds.interactive"]) for title, names in docgen.API_SECTIONS]
+    monkeypatch.setattr(docgen, "API_SECTIONS", sections)
+    listed = [name for _, names in sections for name in names]
+    assert docgen.undocumented(listed) == ["solitaire_ds.interactive"]
+    assert "## Other modules\n\n::: solitaire_ds.interactive" in docgen.api()
+
+
+def test_a_class_listed_through_its_package_documents_its_module() -> None:
+    listed = [name for _, names in docgen.API_SECTIONS for name in names]
+    assert "solitaire_ds.structures.array_stack" not in listed
+    without = [n for n in listed if n != "solitaire_ds.structures.ArrayStack"]
+    assert docgen.undocumented(without) == ["solitaire_ds.structures", "solitaire_ds.structures.array_stack"]
