@@ -178,6 +178,27 @@ def test_the_complexity_table_reads_every_runtime_line() -> None:
     assert "| `push(item)` |" in table and "O(1) amortized" in table
 
 
+@pytest.mark.parametrize("cls", ["ArrayStack", "LinkedStack", "ArrayQueue", "LinkedQueue", "ArrayDeque", "LinkedDeque"])
+def test_the_complexity_table_shows_the_inherited_methods_and_protocols(cls: str) -> None:
+    table = docgen.complexity(cls)
+    for label in ("`is_empty()`", "`bool(s)`", "`s == other`", "`repr(s)`", "`len(s)`", "`iter(s)`"):
+        row = next((line for line in table.splitlines() if line.startswith(f"| {label} |")), None)
+        assert row is not None, f"{cls}: no row for {label}"
+        assert row.rstrip(" |").endswith(("O(1)", "O(n)", "the docstring*", "iteration")), row
+
+
+def test_a_method_without_a_complexity_line_gets_a_row_that_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Odd(ArrayQueue[str]):
+        def rotate(self) -> None:
+            """Move the front item to the back."""
+            self.enqueue(self.dequeue())
+
+    monkeypatch.setattr(docgen, "_structure", lambda name: Odd)
+    table = docgen.complexity("Odd")
+    assert "| `rotate()` | Move the front item to the back. | *not stated in the docstring* |" in table
+    assert "| `enqueue(item)` |" in table and "*(inherited)*" in table
+
+
 def test_the_sample_record_is_the_one_the_play_command_prints() -> None:
     from solitaire_ds.cards import Deck
     from solitaire_ds.games.perpetual_motion import PerpetualMotion

@@ -348,26 +348,65 @@ def _quote_docstring(module: Any) -> str:
 
 _COMPLEXITY = re.compile(r"Runtime complexity:\s*(?P<text>.+?)(?:\n\s*\n|$)", re.DOTALL)
 
+#: The Python protocols a structure offers, and how a reader calls each.
+_PROTOCOLS = {"__init__": "`{cls}(items)`", "__len__": "`len(s)`", "__iter__": "`iter(s)`",
+              "__bool__": "`bool(s)`", "__eq__": "`s == other`", "__repr__": "`repr(s)`",
+              "__contains__": "`x in s`", "__reversed__": "`reversed(s)`"}
+
+
+def _operations(klass: type[Any]) -> Iterator[tuple[str, Any, type[Any]]]:
+    """Yield ``(name, function, defining class)`` for every public method and protocol of ``klass``.
+
+    Inherited ones count too (``is_empty``, ``__bool__`` come from the abstract base): the
+    class's own first, in source order, then each base's, nearest first. ``object``'s own
+    methods (a default ``__repr__``) are not the structure's and are left out.
+    """
+    seen: set[str] = set()
+    for owner in klass.__mro__:
+        if owner is object or owner.__module__ in ("abc", "typing", "builtins"):
+            continue
+        for name, member in vars(owner).items():
+            if name in seen or not (name in _PROTOCOLS or not name.startswith("_")):
+                continue
+            function = member.__func__ if isinstance(member, classmethod | staticmethod) else member
+            if not callable(function):
+                continue
+            seen.add(name)
+            if getattr(klass, name, None) is None:
+                continue  # switched off in a subclass (``__hash__ = None`` style)
+            yield name, function, owner
+
 
 def complexity(cls: str) -> str:
-    """A table of each public method's ``Runtime complexity:`` line, read from its docstring."""
+    """A table of every public method's and protocol's ``Runtime complexity:`` line.
+
+    The line is read from the docstring of the method the class really runs (its own or
+    an inherited one); when that docstring has none, from the abstract method it
+    implements; and when no docstring states one, the row says so.
+    """
     klass = _structure(cls)
     rows = ["| operation | what it does | cost |", "| --- | --- | --- |"]
-    for name, member in klass.__dict__.items():
-        if name.startswith("_") and name not in ("__init__", "__len__", "__iter__"):
-            continue
-        doc = inspect.getdoc(member)
-        if not doc:
-            continue
-        found = _COMPLEXITY.search(doc)
-        if not found:
-            continue
-        cost = " ".join(found.group("text").split()).rstrip(".")
-        params = ", ".join(p for p in inspect.signature(member).parameters if p != "self")
-        label = {"__init__": f"`{cls}(items)`", "__len__": "`len(s)`", "__iter__": "`iter(s)`"}.get(
-            name, f"`{name}({params})`")
-        rows.append(f"| {label} | {doc.splitlines()[0]} | {cost} |")
+    for name, function, owner in _operations(klass):
+        doc = inspect.getdoc(function) or ""
+        found = _COMPLEXITY.search(doc) or next(
+            (m for base in klass.__mro__ if name in vars(base)
+             for m in [_COMPLEXITY.search(inspect.getdoc(vars(base)[name]) or "")] if m), None)
+        cost = " ".join(found.group("text").split()).rstrip(".") if found else "*not stated in the docstring*"
+        summary = re.split(r"\s*Runtime complexity:", doc.split("\n\n")[0])[0]
+        summary = " ".join(summary.split()) or "—"
+        try:
+            params = ", ".join(p for p in inspect.signature(function).parameters if p != "self")
+        except (TypeError, ValueError):
+            params = "…"
+        label = _PROTOCOLS.get(name, f"`{name}({params})`").format(cls=cls)
+        if owner is not klass:
+            summary += " *(inherited)*"
+        rows.append(f"| {label} | {_esc_cell(summary)} | {cost} |")
     return "\n".join(rows) + "\n"
+
+
+def _esc_cell(text: str) -> str:
+    return text.replace("|", "\\|")
 
 
 _CELL_W, _CELL_H = 46, 34
