@@ -20,7 +20,7 @@ the order a seed gives is part of the interface and the same on every machine.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Container, Iterable, Iterator, Sequence
 from enum import Enum, IntEnum
 from typing import Any, TypeVar, overload
 
@@ -283,12 +283,13 @@ class Deck(Sequence[Card]):
         """Read a deck written as card codes separated by white space, first card dealt first.
 
         Raise :class:`DeckError` naming the first bad token and its position (1-based),
-        a duplicate card and both its positions, or the missing cards.
+        a duplicate card and both its positions, or every missing card: one by one when
+        there are a few, by suit when many (``D 2-K`` is 2D to KD).
 
-        >>> Deck.parse("AS 2S")
+        >>> Deck.parse("AS 2S", ranks=[Rank.ACE, Rank.TWO])
         Traceback (most recent call last):
         ...
-        solitaire_ds.cards.DeckError: the deck has 2 cards, not 52: missing AC 2C 3C 4C 5C 6C 7C 8C 9C TC ... (50 cards)
+        solitaire_ds.cards.DeckError: the deck has 2 cards, not 8: missing 6 cards: AC 2C AD 2D AH 2H
         >>> Deck.parse("AS XX")
         Traceback (most recent call last):
         ...
@@ -342,12 +343,14 @@ class Deck(Sequence[Card]):
 
 def _check_complete(cards: Sequence[Card], ranks: Sequence[Rank], tokens: Sequence[str]) -> None:
     """Raise DeckError unless ``cards`` hold each suit of ``ranks`` exactly once."""
+    expected = 4 * len(ranks)
+    size = "" if len(cards) == expected else f" (the deck has {len(cards)} cards, not {expected})"
     first_seen: dict[Card, int] = {}
     for position, card in enumerate(cards, start=1):
         if card in first_seen:
             raise DeckError(
                 f"card {card.label} ({card.code}) appears twice in the deck: "
-                f"at positions {first_seen[card]} and {position}"
+                f"at positions {first_seen[card]} and {position}{size}"
             )
         if card.rank not in ranks:
             raise DeckError(
@@ -355,8 +358,55 @@ def _check_complete(cards: Sequence[Card], ranks: Sequence[Rank], tokens: Sequen
                 f"(ranks {' '.join(r.code for r in ranks)})"
             )
         first_seen[card] = position
-    expected = 4 * len(ranks)
     if len(cards) != expected:
-        missing = [Card(r, s).code for s in Suit for r in ranks if Card(r, s) not in first_seen]
-        shown = " ".join(missing[:10]) + (f" ... ({len(missing)} cards)" if len(missing) > 10 else "")
-        raise DeckError(f"the deck has {len(cards)} cards, not {expected}: missing {shown}")
+        raise DeckError(f"the deck has {len(cards)} cards, not {expected}: "
+                        f"missing {_missing(first_seen, ranks)}")
+
+
+#: Up to this many missing cards are listed one by one; more are listed by suit.
+_LIST_ONE_BY_ONE = 8
+
+
+def _missing(present: Container[Card], ranks: Sequence[Rank]) -> str:
+    """Name every card of ``ranks`` not in ``present``: one by one, or by suit when many.
+
+    By suit, ``D 2-K`` stands for 2D 3D ... KD, every rank of the deck from 2 to K.
+
+    >>> _missing({Card(Rank.ACE, Suit.SPADES)}, [Rank.ACE, Rank.TWO])
+    '7 cards: AC 2C AD 2D AH 2H 2S'
+    >>> _missing({Card(Rank.ACE, Suit.SPADES), Card(Rank.SIX, Suit.HEARTS)}, list(Rank))
+    '50 cards (by suit): C A-K, D A-K, H A-5 7-K, S 2-K'
+    """
+    gone = [Card(rank, suit) for suit in Suit for rank in ranks if Card(rank, suit) not in present]
+    count = f"{len(gone)} card{'s' if len(gone) != 1 else ''}"
+    if len(gone) == 1:
+        return gone[0].code
+    if len(gone) <= _LIST_ONE_BY_ONE:
+        return f"{count}: {' '.join(card.code for card in gone)}"
+    by_suit = []
+    for suit in Suit:
+        runs = _runs([rank for rank in ranks if Card(rank, suit) not in present], ranks)
+        if runs:
+            by_suit.append(f"{suit.code} {' '.join(runs)}")
+    return f"{count} (by suit): {', '.join(by_suit)}"
+
+
+def _runs(chosen: Sequence[Rank], ranks: Sequence[Rank]) -> list[str]:
+    """Write ``chosen`` (in the order of ``ranks``) as runs: ``['A-5', '7', '9-K']``.
+
+    A run is three or more ranks next to each other in ``ranks``; shorter ones are listed.
+    """
+    place = {rank: index for index, rank in enumerate(ranks)}
+    groups: list[list[Rank]] = []
+    for rank in chosen:
+        if groups and place[groups[-1][-1]] + 1 == place[rank]:
+            groups[-1].append(rank)
+        else:
+            groups.append([rank])
+    out: list[str] = []
+    for group in groups:
+        if len(group) >= 3:
+            out.append(f"{group[0].code}-{group[-1].code}")
+        else:
+            out += [rank.code for rank in group]
+    return out

@@ -70,6 +70,58 @@ def test_a_short_deck_names_the_missing_cards() -> None:
         Deck.parse(" ".join(codes))
 
 
+def test_a_few_missing_cards_are_listed_one_by_one() -> None:
+    codes = str(Deck.standard()).split()
+    kept = [c for c in codes if c not in ("KC", "3H", "AS")]
+    with pytest.raises(DeckError, match=r"^the deck has 49 cards, not 52: missing 3 cards: KC 3H AS$"):
+        Deck.parse(" ".join(kept))
+
+
+def test_many_missing_cards_are_listed_by_suit_with_runs_of_ranks() -> None:
+    with pytest.raises(DeckError, match=r"^the deck has 2 cards, not 52: missing 50 cards \(by suit\): "
+                                        r"C A-K, D A-K, H A-5 7-K, S A 3-K$"):
+        Deck.parse("2S 6H")
+
+
+def test_an_empty_text_is_a_deck_missing_every_card() -> None:
+    with pytest.raises(DeckError, match=r"^the deck has 0 cards, not 52: missing 52 cards \(by suit\): "
+                                        r"C A-K, D A-K, H A-K, S A-K$"):
+        Deck.parse("")
+
+
+def test_too_many_cards_name_the_first_duplicate_and_the_count() -> None:
+    text = str(Deck.standard()) + " 5D"
+    with pytest.raises(DeckError, match=r"^card 5♦ \(5D\) appears twice in the deck: at positions 18 and 53 "
+                                        r"\(the deck has 53 cards, not 52\)$"):
+        Deck.parse(text)
+
+
+def _named_by(message: str, ranks: list[Rank]) -> set[str]:
+    """Read back the cards a "missing ..." message names, either way it writes them."""
+    listed = message.split("missing ", 1)[1]
+    if "(by suit): " not in listed:
+        return set(listed.split(": ", 1)[-1].split())
+    codes = [r.code for r in ranks]
+    named = set()
+    for part in listed.split("(by suit): ", 1)[1].split(", "):
+        suit, *runs = part.split()
+        for run in runs:
+            first, _, last = run.partition("-")
+            span = codes[codes.index(first):codes.index(last or first) + 1]
+            named |= {code + suit for code in span}
+    return named
+
+
+@given(data=st.data(), ranks=st.sampled_from([list(Rank), [Rank.ACE, Rank.TWO, Rank.THREE],
+                                              [Rank.ACE, Rank.FIVE, Rank.KING, Rank.QUEEN]]))
+def test_every_missing_card_can_be_read_back_from_the_message(data: st.DataObject, ranks: list[Rank]) -> None:
+    deck = Deck.shuffled(data.draw(st.integers(0, 10**6)), ranks=ranks)
+    kept = data.draw(st.lists(st.sampled_from(deck.codes()), unique=True, max_size=len(deck) - 1))
+    with pytest.raises(DeckError) as info:
+        Deck.parse(" ".join(kept), ranks=ranks)
+    assert _named_by(str(info.value), sorted(ranks)) == set(deck.codes()) - set(kept)
+
+
 def test_a_deck_reads_back_what_it_writes_and_keeps_the_dealing_order() -> None:
     deck = Deck.shuffled(11)
     again = Deck.parse(str(deck).lower())
