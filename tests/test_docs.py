@@ -3,9 +3,12 @@
 Code samples are the fenced blocks of ``docs/**/*.md``:
 
 * a ```` ```python ```` block runs; the blocks of one page share one namespace, in order;
-* a ```` ```console ```` block runs each line that starts with ``$ solitaire-ds`` (as
-  ``python -m solitaire_ds``), all lines of one page in one fresh working directory, and
-  expects exit status 0;
+* a ```` ```console ```` block runs every line that starts with ``$ `` (a line ending in
+  ``\\`` goes on with the next), through ``sh`` with ``solitaire-ds`` meaning this checkout's
+  ``python -m solitaire_ds``, all lines of one page in one fresh working directory, with
+  no input (a game waiting for a person reads the end of input and quits), and expects
+  exit status 0. A command line in a ```` ```bash ```` or ```` ```sh ```` block is refused:
+  write it as ``console`` so it runs;
 * a block right after the line ``<!-- docs-test: skip (reason) -->`` does not run (say why:
   it makes a virtual environment, it takes minutes, it waits for a person at the keyboard);
   ``<!-- docs-test: exit=N -->`` expects exit status N instead of 0.
@@ -18,9 +21,9 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 import subprocess
 import sys
+import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,7 +40,8 @@ from solitaire_ds.docs_command import INSTALL_HINT, docs_command  # noqa: E402
 from solitaire_ds.structures import ArrayQueue, LinkedDeque  # noqa: E402
 
 _FENCE = re.compile(
-    r"(?P<marker><!--\s*docs-test:\s*(?P<what>[^>]*?)\s*-->\s*\n)?^```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^```\s*$",
+    r"(?P<marker><!--\s*docs-test:\s*(?P<what>[^>]*?)\s*-->\s*\n)?"
+    r"^(?P<indent>[ \t]*)```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```\s*$",
     re.MULTILINE | re.DOTALL,
 )
 
@@ -57,12 +61,13 @@ def _samples() -> dict[str, list[Sample]]:
         rel = path.relative_to(DOCS).as_posix()
         for match in _FENCE.finditer(path.read_text(encoding="utf-8")):
             lang = match.group("lang")
-            if lang not in ("python", "console"):
+            if lang not in ("python", "console", "bash", "sh", "shell", "zsh"):
                 continue
             what = match.group("what") or ""
             skip = what if what.startswith("skip") else None
             exit_match = re.match(r"exit=(\d+)", what)
-            sample = Sample(rel, lang, match.group("body"), skip, int(exit_match.group(1)) if exit_match else 0)
+            body = textwrap.dedent(match.group("body"))  # a block inside an admonition or a list item
+            sample = Sample(rel, lang, body, skip, int(exit_match.group(1)) if exit_match else 0)
             pages.setdefault(rel, []).append(sample)
     return pages
 
@@ -82,21 +87,57 @@ def test_every_python_sample_on_the_page_runs(page: str) -> None:
             pytest.fail(f"{page}, python block {number} raised {type(exc).__name__}: {exc}")
 
 
+def _commands(body: str) -> list[str]:
+    """The command lines of a console block: every ``$ `` line, joined with its ``\\`` continuations."""
+    commands: list[str] = []
+    going_on = False
+    for line in body.splitlines():
+        if going_on:
+            commands[-1] = commands[-1][:-1] + line
+        elif line.startswith("$ "):
+            commands.append(line[2:])
+        else:
+            continue
+        going_on = commands[-1].endswith("\\")
+    return commands
+
+
+def _shim(where: Path) -> dict[str, str]:
+    """An environment in which ``solitaire-ds`` and ``python`` are this checkout's, as a reader's venv."""
+    bin_dir = where / "bin"
+    bin_dir.mkdir()
+    shim = bin_dir / "solitaire-ds"
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m solitaire_ds "$@"\n')
+    shim.chmod(0o755)
+    path = os.pathsep.join([str(bin_dir), str(Path(sys.executable).parent), os.environ.get("PATH", "")])
+    return {**os.environ, "COLUMNS": "100", "PATH": path, "PYTHONPATH": str(ROOT)}
+
+
 @pytest.mark.parametrize("page", sorted(p for p, s in SAMPLES.items() if any(x.lang == "console" for x in s)))
-def test_every_solitaire_ds_command_on_the_page_runs(page: str, tmp_path: Path) -> None:
-    env = {**os.environ, "COLUMNS": "100"}
+def test_every_command_on_the_page_runs(page: str, tmp_path: Path) -> None:
+    env = _shim(tmp_path)
+    work = tmp_path / "work"
+    work.mkdir()
     for sample in SAMPLES[page]:
         if sample.lang != "console" or sample.skip:
             continue
-        for line in sample.body.splitlines():
-            if not line.startswith("$ solitaire-ds"):
-                continue
-            argv = shlex.split(line[2:])[1:]
-            done = subprocess.run([sys.executable, "-m", "solitaire_ds", *argv], cwd=tmp_path, env=env,
+        for command in _commands(sample.body):
+            done = subprocess.run(["sh", "-c", command], cwd=work, env=env, stdin=subprocess.DEVNULL,
                                   capture_output=True, text=True, timeout=240, check=False)
             assert done.returncode == sample.exit_status, (
-                f"{page}: `{line[2:]}` exited {done.returncode}, expected {sample.exit_status}\n"
-                f"{done.stderr[-2000:]}")
+                f"{page}: `{command}` exited {done.returncode}, expected {sample.exit_status} "
+                f"(mark the block <!-- docs-test: skip (why) --> if it cannot run here)\n{done.stderr[-2000:]}")
+
+
+def test_every_line_of_a_console_block_that_starts_with_a_dollar_is_a_command() -> None:
+    body = "$ solitaire-ds --help\nusage: ...\n$ printf 'q\\n' | \\\n  solitaire-ds play aces-up\n$ python -V\n"
+    assert _commands(body) == ["solitaire-ds --help", "printf 'q\\n' |   solitaire-ds play aces-up", "python -V"]
+
+
+def test_a_command_line_in_a_shell_block_that_would_not_run_is_refused() -> None:
+    stray = [f"{s.page} ({s.lang})" for page in SAMPLES.values() for s in page
+             if s.lang in ("bash", "sh", "shell", "zsh") and _commands(s.body)]
+    assert not stray, f"command lines outside a console block (they would never run): {stray}"
 
 
 def test_the_samples_are_found() -> None:
