@@ -383,3 +383,22 @@ def test_a_class_listed_through_its_package_documents_its_module() -> None:
     assert "solitaire_ds.structures.array_stack" not in listed
     without = [n for n in listed if n != "solitaire_ds.structures.ArrayStack"]
     assert docgen.undocumented(without) == ["solitaire_ds.structures", "solitaire_ds.structures.array_stack"]
+
+
+# -- playing at the terminal -------------------------------------------------------------------------
+
+
+def test_the_terminal_session_is_the_real_command_with_each_answer_after_its_prompt() -> None:
+    text = docgen.terminal("idiots-delight", seed="3", typed="1;u;q")
+    session = text[text.index("```text"):text.index("```\n", text.index("```text") + 3)]
+    assert "Your move: 1\n" in session and "Your move: q" in session
+    assert session.index("Your move: u\nUndone") > session.index("Your move: 1\n")
+    assert "Result: won = no" in text.split("Your move: q")[1]  # the record, after the session
+
+
+def test_the_terminal_page_is_linked_from_the_games_that_take_decisions() -> None:
+    for page in ("explanation/games/idiots-delight.md", "explanation/games/aces-up.md", "explanation/games/index.md"):
+        assert "how-to/play-at-the-terminal.md" in (DOCS / page).read_text(encoding="utf-8"), page
+    text = (DOCS / "how-to/play-at-the-terminal.md").read_text(encoding="utf-8")
+    for command in ("`h`", "`u`", "`q`", "Ctrl-D", "--json", "<!-- gen: terminal"):
+        assert command in text

@@ -884,6 +884,45 @@ def game_status(game: str) -> str:
             f"`{cls.__module__}`.\n")
 
 
+def terminal(game: str, seed: str = "3", typed: str = "1;q", **options: str) -> str:
+    """A real session with the interactive player: the command run with ``typed`` as its input.
+
+    ``typed`` is the lines a person types, separated by ``;``. The command's own output is
+    shown with each answer after its ``Your move:`` prompt, as a terminal shows it; the
+    record the command prints at the end follows in a collapsed block.
+    """
+    import subprocess
+    import sys
+
+    if _game_class(game) is None:
+        return _coming(game, "A session at the terminal")
+    answers = [answer.strip() for answer in typed.split(";")]
+    flags = [part for k, v in options.items() for part in (f"--{k.replace('_', '-')}", v) if part != "true"]
+    argv = ["play", game, "--player", "interactive", "--seed", seed, *flags]
+    done = subprocess.run([sys.executable, "-m", "solitaire_ds", *argv], input="\n".join(answers) + "\n",
+                          capture_output=True, text=True, cwd=ROOT, timeout=120, check=False,
+                          env={**os.environ, "COLUMNS": "100"})
+    if done.returncode != 0:
+        raise DirectiveError(f"terminal: `solitaire-ds {' '.join(argv)}` exited {done.returncode}: "
+                             f"{done.stderr.strip()[-300:]}")
+    prompt = "Your move: "
+    parts = done.stdout.split(prompt)
+    used = len(parts) - 1
+    shown = [*answers, *["(end of input: Ctrl-D)"] * used][:used]  # the player reads EOF as q
+    session = parts[0]
+    for k in range(1, used + 1):
+        session += f"{prompt}{shown[k - 1]}\n" + (parts[k] if k < used else "")
+    record_text = parts[-1] if used else ""
+    typed_shown = " ".join(f"`{a}`" for a in answers)
+    out = [f"Generated when the site is built: `solitaire-ds {' '.join(argv)}`, typing {typed_shown} "
+           "(one answer a line).", "", "```text", *session.rstrip("\n").splitlines(), "```", ""]
+    if record_text.strip():
+        out += ['??? example "What it prints when the game ends: the record"', "", "    ```text",
+                *("    " + line if line else "" for line in record_text.strip("\n").splitlines()),
+                "    ```", ""]
+    return "\n".join(out)
+
+
 # -- statistics ------------------------------------------------------------------------------------
 
 
@@ -1147,6 +1186,7 @@ GENERATORS: dict[str, Callable[..., str]] = {
     "game-rules": game_rules,
     "game-options": game_options,
     "game-status": game_status,
+    "terminal": terminal,
     "gather-readings": gather_readings,
     "record": record,
     "board": board_picture,
