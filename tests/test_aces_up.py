@@ -13,6 +13,7 @@ from solitaire_ds.games.aces_up import AcesUp, AcesUpOptions
 from solitaire_ds.games.base import IllegalMove, Move
 from solitaire_ds.players import greedy_choice
 from solitaire_ds.records import play_record, replay
+from tests.conservation import watched
 
 A_TO_3 = [Rank.ACE, Rank.TWO, Rank.THREE]
 # Deal 1: 2♣ 3♣ A♦ 2♦; deal 2: A♣ 3♦ A♥ 2♥; deal 3: 3♥ A♠ 2♠ 3♠.
@@ -182,3 +183,21 @@ def test_cards_are_conserved_and_no_two_tops_share_a_suit_after_every_step(
         record = play_record(AcesUp(deck, AcesUpOptions(aces_only=aces_only)), greedy_choice,
                              "greedy")
         assert replay(record.to_json()).result == record.result
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**9), aces_only=st.booleans(), greedy=st.booleans(),
+       ranks=st.sampled_from([None, [Rank.ACE, Rank.TWO, Rank.THREE], list(Rank)[:6]]))
+def test_every_card_is_accounted_for_after_every_event(
+        seed: int, aces_only: bool, greedy: bool, ranks: list[Rank] | None) -> None:
+    deck = Deck.shuffled(seed, ranks=ranks) if ranks else Deck.shuffled(seed)
+    game = watched(AcesUp)(deck, AcesUpOptions(aces_only=aces_only))
+    rng = random.Random(seed)
+    while not game.is_over():  # tests.conservation checks each event as it is emitted
+        if not game.needs_decision():
+            game.advance()
+        elif greedy:
+            game.play(greedy_choice(game))
+        else:
+            game.play(rng.choice([m for m in game.legal_moves() if m.kind != "quit"]))
+    assert game.events_checked == len(game.events) > 0

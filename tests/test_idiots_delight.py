@@ -13,6 +13,7 @@ from solitaire_ds.games.base import IllegalMove, Move
 from solitaire_ds.games.idiots_delight import IdiotsDelight, IdiotsDelightOptions
 from solitaire_ds.players import greedy_choice
 from solitaire_ds.records import play_record, replay
+from tests.conservation import watched
 
 ACES_AND_TWOS = [Rank.ACE, Rank.TWO]
 # First deal A♣ 2♣ A♦ 2♦, second deal A♥ 2♥ A♠ 2♠.
@@ -215,3 +216,21 @@ def test_cards_are_conserved_and_only_legal_moves_are_made(
     if ranks is None:  # records hold full decks
         record = play_record(_random_game(seed, deal_any_time, ranks), greedy_choice, "greedy")
         assert replay(record.to_json()).result == record.result
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**9), deal_any_time=st.booleans(), greedy=st.booleans(),
+       ranks=st.sampled_from([None, [Rank.ACE, Rank.TWO, Rank.THREE], list(Rank)[:6]]))
+def test_every_card_is_accounted_for_after_every_event(
+        seed: int, deal_any_time: bool, greedy: bool, ranks: list[Rank] | None) -> None:
+    deck = Deck.shuffled(seed, ranks=ranks) if ranks else Deck.shuffled(seed)
+    game = watched(IdiotsDelight)(deck, IdiotsDelightOptions(deal_any_time=deal_any_time))
+    rng = random.Random(seed)
+    while not game.is_over():  # tests.conservation checks each event as it is emitted
+        if not game.needs_decision():
+            game.advance()
+        elif greedy:
+            game.play(greedy_choice(game))
+        else:
+            game.play(rng.choice([m for m in game.legal_moves() if m.kind != "quit"]))
+    assert game.events_checked == len(game.events) > 0

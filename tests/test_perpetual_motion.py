@@ -23,6 +23,7 @@ from solitaire_ds.structures import (
     LinkedStack,
     Toolkit,
 )
+from tests.conservation import watched
 
 ACES_AND_TWOS = [Rank.ACE, Rank.TWO]
 
@@ -150,6 +151,14 @@ def test_every_card_is_accounted_for_after_every_step(seed: int, gather: str) ->
         assert len(game.stock) % 4 == 0
 
 
+@settings(max_examples=40, deadline=None)
+@given(seeds, readings)
+def test_every_card_is_accounted_for_after_every_event(seed: int, gather: str) -> None:
+    game = watched(PerpetualMotion)(Deck.shuffled(seed), PerpetualMotionOptions(gather=gather))
+    game.run()  # tests.conservation checks each deal, discard, move, round end, gather
+    assert game.events_checked == len(game.events) > 0
+
+
 @settings(max_examples=30, deadline=None)
 @given(seeds, readings)
 def test_the_game_always_ends_and_its_result_is_consistent(seed: int, gather: str) -> None:
@@ -187,3 +196,29 @@ def test_recording_off_changes_nothing_but_the_events() -> None:
     deck = Deck.shuffled(8)
     quiet = PerpetualMotion(deck, record=False)
     assert quiet.run() == PerpetualMotion(deck).run() and quiet.events == []
+
+
+# -- the summary of many deals -----------------------------------------------------------
+
+def lost(cycle_length: int) -> dict[str, object]:
+    return {"won": False, "rounds": cycle_length + 3, "deals": 100, "cards_left": 8,
+            "cycle_length": cycle_length}
+
+
+def length_counts(lines: list[str]) -> str:
+    return next(line for line in lines if line.startswith("cycles by length"))
+
+
+def test_the_summary_shows_every_cycle_length_shortest_first_and_the_counts_add_up() -> None:
+    lengths = [n for n in range(1, 13) for _ in range(n)]  # 12 lengths, more than the old top 10
+    lines = PerpetualMotion.summarize([lost(n) for n in lengths] + [{"won": True, "rounds": 5}])
+    listed = ", ".join(f"{n}: {n}" for n in range(1, 13))
+    assert length_counts(lines) == f"cycles by length (length: deals): {listed} ({len(lengths)} deals)"
+
+
+def test_past_twenty_cycle_lengths_the_rarest_are_counted_together() -> None:
+    lengths = [n for n in range(1, 26) for _ in range(n)]  # 25 lengths: 1-5 are the rarest
+    line = length_counts(PerpetualMotion.summarize([lost(n) for n in lengths]))
+    listed = ", ".join(f"{n}: {n}" for n in range(6, 26))
+    assert line == (f"cycles by length (length: deals): {listed}, "
+                    f"other lengths (5 of them): {1 + 2 + 3 + 4 + 5} ({len(lengths)} deals)")

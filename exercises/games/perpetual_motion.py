@@ -225,10 +225,33 @@ class PerpetualMotion(Game):
                          f"max {max(r['rounds'] for r in won)}")
         if cycles:
             mean, lo, hi = mean_interval(cycles)
-            common = ", ".join(f"{length}: {count}" for length, count in distribution(cycles))
-            lines.append(f"cycle length: mean {mean:.2f} (95% CI {lo:.2f}-{hi:.2f}); "
-                         f"most common (length: deals) {common}")
+            lines.append(f"cycle length: mean {mean:.2f} (95% CI {lo:.2f}-{hi:.2f})")
+            lines.append(f"cycles by length (length: deals): {_lengths(cycles)}")
         return lines
+
+
+#: At most this many cycle lengths are shown one by one; the rest are counted together.
+_SHOWN_LENGTHS = 20
+
+
+def _lengths(cycles: Sequence[int], shown: int = _SHOWN_LENGTHS) -> str:
+    """Return every cycle length with its count, shortest first, so the counts add up.
+
+    When there are more than ``shown`` lengths, the ``shown`` most common are listed
+    and the others counted in one remainder: nothing is dropped.
+
+    >>> _lengths([24, 3, 24, 8, 3, 24])
+    '3: 2, 8: 1, 24: 3 (6 deals)'
+    >>> _lengths([1, 2, 2, 3, 3, 3, 4], shown=2)
+    '2: 2, 3: 3, other lengths (2 of them): 2 (7 deals)'
+    """
+    common = distribution(cycles, top=len(cycles))
+    listed = sorted(common[:shown])
+    parts = [f"{length}: {count}" for length, count in listed]
+    rest = common[shown:]
+    if rest:
+        parts.append(f"other lengths ({len(rest)} of them): {sum(count for _, count in rest)}")
+    return f"{', '.join(parts)} ({len(cycles)} deals)"
 
 
 def _labels(codes: list[str]) -> str:
