@@ -402,3 +402,16 @@ def test_the_terminal_page_is_linked_from_the_games_that_take_decisions() -> Non
     text = (DOCS / "how-to/play-at-the-terminal.md").read_text(encoding="utf-8")
     for command in ("`h`", "`u`", "`q`", "Ctrl-D", "--json", "<!-- gen: terminal"):
         assert command in text
+
+
+def test_the_shuffle_picture_is_the_real_fisher_yates_row_by_row() -> None:
+    import random
+
+    from solitaire_ds.cards import fisher_yates
+
+    cards = "A♠ 2♠ 3♠ 4♠ 5♠ 6♠".split()
+    text = docgen.shuffle(" ".join(cards), seed="1")
+    assert [f"i = {i}" in text for i in range(1, 6)] == [True] * 5 and "i = 0" not in text
+    fisher_yates(cards, random.Random(1))
+    last_row = re.findall(r">([^<]+)</text>", text.split(">shuffled<")[1])
+    assert last_row[:6] == cards

@@ -558,6 +558,64 @@ def diagram(cls: str, ops: str, start: str = "") -> str:
     return "\n".join(out)
 
 
+def shuffle(items: str = "A♠ 2♠ 3♠ 4♠ 5♠ 6♠", seed: str = "1") -> str:
+    """The package's Fisher–Yates shuffle at work: the list before each swap, then the result.
+
+    The real ``solitaire_ds.cards.fisher_yates`` runs on ``items`` with
+    ``random.Random(seed)``; a recording generator notes the list and the ``j`` drawn at
+    each ``randrange(i + 1)`` call, so the picture is what the function did, not a retelling.
+    """
+    import random
+
+    from solitaire_ds.cards import fisher_yates
+
+    cards = items.split()
+    steps: list[tuple[list[str], int, int]] = []  # (the list before the swap, i, j)
+
+    class Recording(random.Random):
+        def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+            j = super().randrange(start, stop, step)
+            steps.append((list(cards), (start if stop is None else stop) - 1, j))
+            return j
+
+    fisher_yates(cards, Recording(int(seed)))
+    rows = [*steps, (list(cards), -1, -1)]
+    left, top, gap_y = 150, 34, _CELL_H + 16
+    body = [_ARROW_DEFS, f'<text x="{left}" y="16" font-size="12" fill="#37474f">index</text>']
+    for k in range(len(cards)):
+        body.append(f'<text x="{left + k * _CELL_W + _CELL_W / 2}" y="28" font-size="11" fill="#607d8b" '
+                    f'text-anchor="middle">{k}</text>')
+    for r, (row, i, j) in enumerate(rows):
+        y = top + r * gap_y
+        label = f"i = {i}, j = {j}" if i >= 0 else "shuffled"
+        body.append(f'<text x="{left - 10}" y="{y + 22}" font-size="13" text-anchor="end" '
+                    f'fill="#37474f">{label}</text>')
+        for k, card in enumerate(row):
+            fill = ("#ffe0b2" if k == i else "#bbdefb" if k == j else
+                    "#e0e0e0" if i >= 0 and k > i else "#fff")
+            if i < 0:
+                fill = "#c8e6c9"
+            x = left + k * _CELL_W
+            colour = "#c62828" if card[-1] in "♥♦" else "#212121"
+            body.append(f'<rect x="{x}" y="{y}" width="{_CELL_W}" height="{_CELL_H}" fill="{fill}" '
+                        f'stroke="#546e7a"/><text x="{x + _CELL_W / 2}" y="{y + 22}" text-anchor="middle" '
+                        f'fill="{colour}">{_esc(card)}</text>')
+        if i >= 0 and i != j:
+            xi, xj = left + i * _CELL_W + _CELL_W / 2, left + j * _CELL_W + _CELL_W / 2
+            body.append(f'<path d="M{xj},{y + _CELL_H} C{xj},{y + gap_y - 2} {xi},{y + gap_y - 2} '
+                        f'{xi},{y + _CELL_H}" fill="none" stroke="#ef6c00" stroke-width="1.5" '
+                        'marker-start="url(#ah)" marker-end="url(#ah)"/>')
+    width = left + len(cards) * _CELL_W + 20
+    height = top + len(rows) * gap_y
+    title = f"fisher_yates on {len(cards)} cards with random.Random({seed})"
+    legend = ("Each row is the list just before one swap: orange is slot `i`, blue is slot "
+              "`j = rng.randrange(i + 1)` (when `j` equals `i` the card stays put), grey slots are "
+              "final. The last row is the result.")
+    return (f'<figure class="ds-shuffle">{_svg(width, height, body, title)}'
+            f"<figcaption>{_esc(title)}: drawn from the real function as the site is built.</figcaption>"
+            f"</figure>\n\n{legend}\n")
+
+
 # -- the benchmark ---------------------------------------------------------------------------------
 
 
@@ -1182,6 +1240,7 @@ GENERATORS: dict[str, Callable[..., str]] = {
     "invariant": invariant,
     "complexity": complexity,
     "diagram": diagram,
+    "shuffle": shuffle,
     "bench": bench,
     "game-rules": game_rules,
     "game-options": game_options,
