@@ -409,7 +409,7 @@ def test_the_shuffle_picture_is_the_real_fisher_yates_row_by_row() -> None:
 
     from solitaire_ds.cards import fisher_yates
 
-    cards = "A♠ 2♠ 3♠ 4♠ 5♠ 6♠".split()
+    cards = ["A♠", "2♠", "3♠", "4♠", "5♠", "6♠"]
     text = docgen.shuffle(" ".join(cards), seed="1")
     assert [f"i = {i}" in text for i in range(1, 6)] == [True] * 5 and "i = 0" not in text
     fisher_yates(cards, random.Random(1))
