@@ -10,7 +10,11 @@ Each ADT has two parts:
 * a Hypothesis ``RuleBasedStateMachine`` factory (``stack_machine(cls)`` and so on) that
   drives the structure and a trusted model (``list`` / ``collections.deque``) side by
   side, calls ``_check()`` after every step, and says in plain words which steps led to
-  a difference ("after push(1), push(2), pop(): expected 2 but got 1").
+  a difference ("after ArrayStack(), push(1), push(2), pop() returned 1, expected 2").
+
+Both go through :class:`Operations`, which records every operation done on a structure:
+a wrong answer, a broken ``_check()`` or an exception the structure raises fails with a
+message naming the operations in order, the failing one last.
 
 ``run_machine(machine)`` runs a machine with the grading settings: deterministic
 (``derandomize=True``), no deadline, 200 steps per run so sizes climb past several
@@ -21,13 +25,15 @@ from __future__ import annotations
 
 import ast
 import collections
+import errno
 import inspect
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
     RuleBasedStateMachine,
@@ -42,9 +48,11 @@ from solitaire_ds.structures.base import EmptyStructureError
 __all__ = [
     "STATEFUL_SETTINGS",
     "DequeContract",
+    "Operations",
     "QueueContract",
     "StackContract",
     "deque_machine",
+    "evaluate",
     "list_shortcuts",
     "queue_machine",
     "run_machine",
@@ -59,6 +67,8 @@ STATEFUL_SETTINGS = settings(
     database=None,
     deadline=None,
     report_multiple_bugs=False,  # one failure, shrunk to its shortest steps, is easier to read
+    # no "explain" phase: its list of source lines adds nothing to the steps our message names
+    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
@@ -69,8 +79,223 @@ _HISTORY_SHOWN = 12
 
 
 def run_machine(machine: type[RuleBasedStateMachine], **overrides: Any) -> None:
-    """Run ``machine`` as a test with :data:`STATEFUL_SETTINGS` (``overrides`` replace some)."""
-    run_state_machine_as_test(machine, settings=settings(STATEFUL_SETTINGS, **overrides))
+    """Run ``machine`` as a test with :data:`STATEFUL_SETTINGS` (``overrides`` replace some).
+
+    A failure's message already names every step in plain words, so Hypothesis's notes
+    (the same steps as Python code) are dropped from it.
+    """
+    try:
+        run_state_machine_as_test(machine, settings=settings(STATEFUL_SETTINGS, **overrides))
+    except AssertionError as error:
+        if str(error).startswith("after ") and hasattr(error, "__notes__"):
+            del error.__notes__
+        raise
+
+
+# -- operations that name themselves -------------------------------------------------------
+
+_HEAD_SHOWN = 3
+
+
+def _describe_steps(history: list[str]) -> str:
+    """Return ``history`` as a comma-separated list, shortened so that it stays readable.
+
+    A step repeated three times or more is written once with its count; a call repeated
+    with the numbers counting up (``push(0)``, ``push(1)``, ...) is written by its first two
+    and last calls; whatever is still long loses its middle.
+
+    >>> _describe_steps(["ArrayStack()", "push(1)", "pop()", "pop()", "pop()"])
+    'ArrayStack(), push(1), pop() (3 times)'
+    >>> _describe_steps(["ArrayStack()", *(f"push({n})" for n in range(1000)), "pop()"])
+    'ArrayStack(), push(0), push(1), ..., push(999), pop()'
+    >>> _describe_steps([f"s{n}" for n in range(20)])
+    's0, s1, s2, ... 5 more ..., s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19'
+    """
+    shown: list[str] = []
+    i = 0
+    while i < len(history):
+        step = history[i]
+        j = i + 1
+        while j < len(history) and history[j] == step:
+            j += 1
+        if j - i >= 3:
+            shown.append(f"{step} ({j - i} times)")
+            i = j
+            continue
+        counting = _COUNTING_CALL.fullmatch(step)
+        if counting:
+            name, first = counting.group(1), int(counting.group(2))
+            j = i + 1
+            while j < len(history) and history[j] == f"{name}({first + j - i})":
+                j += 1
+            if j - i >= 4:
+                shown.extend([step, history[i + 1], "...", history[j - 1]])
+                i = j
+                continue
+        shown.append(step)
+        i += 1
+    if len(shown) <= _HEAD_SHOWN + _HISTORY_SHOWN:
+        return ", ".join(shown)
+    hidden = len(shown) - _HEAD_SHOWN - _HISTORY_SHOWN
+    return ", ".join([*shown[:_HEAD_SHOWN], f"... {hidden} more ...", *shown[-_HISTORY_SHOWN:]])
+
+
+_COUNTING_CALL = re.compile(r"(\w+)\((-?\d+)\)")
+
+
+def _show(value: object) -> str:
+    """Return ``repr(value)``; for a long list, its length and its first and last items."""
+    if isinstance(value, list) and len(value) > 12:
+        return f"[{', '.join(map(repr, value[:5]))}, ..., {', '.join(map(repr, value[-5:]))}] ({len(value)} items)"
+    return repr(value)
+
+
+def _first_difference(actual: object, expected: object) -> str:
+    """Return where two lists first differ (empty when that says nothing new)."""
+    if not (isinstance(actual, list) and isinstance(expected, list)):
+        return ""
+    if max(len(actual), len(expected)) <= 12:
+        return ""
+    for index, (a, e) in enumerate(zip(actual, expected, strict=False)):
+        if a != e:
+            return f" (item {index} is {a!r}, expected {e!r})"
+    return f" ({len(actual)} items, expected {len(expected)})"
+
+
+def _passes_through(error: Exception) -> bool:
+    """Errors the grader reports itself: memory and the output limit."""
+    return isinstance(error, MemoryError) or (
+        isinstance(error, OSError) and error.errno == errno.EFBIG
+    )
+
+
+def _unexpected(prefix: str, step: str, error: Exception) -> AssertionError:
+    message = f"{prefix}{step} raised {type(error).__name__}"
+    text = str(error)
+    return AssertionError(f"{message}: {text}" if text else message)
+
+
+def evaluate(text: str, compute: Callable[[], object], expected: object) -> None:
+    """Check that the expression ``text`` (computed by ``compute``) gives ``expected``.
+
+    >>> evaluate("1 + 1", lambda: 1 + 1, 3)
+    Traceback (most recent call last):
+    ...
+    AssertionError: 1 + 1 returned 2, expected 3
+    """
+    try:
+        actual = compute()
+    except Exception as error:
+        if _passes_through(error):
+            raise
+        raise _unexpected("", text, error) from error
+    if actual != expected:
+        raise AssertionError(f"{text} returned {_show(actual)}, expected {_show(expected)}")
+
+
+class Operations:
+    """One structure and every operation done on it, so that a failure names them all.
+
+    A wrong answer reads "after ArrayStack(), push(1), push(2), peek() returned 1,
+    expected 2"; an error the structure raises reads "after ArrayStack(), push(1),
+    peek() raised IndexError: list index out of range"; a broken invariant reads
+    "after ..., _check() failed: ...".
+
+    >>> ops = Operations(list, [1, 2], adt="list")
+    >>> ops.expect("pop", 2)
+    >>> ops.expect("pop", 2)
+    Traceback (most recent call last):
+    ...
+    AssertionError: after list([1, 2]), pop(), pop() returned 1, expected 2
+    """
+
+    def __init__(self, cls: type[Any], *args: object, adt: str, shown: str | None = None) -> None:
+        self.adt = adt
+        self.history: list[str] = []
+        arguments = shown if shown is not None else ", ".join(map(repr, args))
+        self.structure: Any = self.run(f"{cls.__name__}({arguments})", lambda: cls(*args))
+
+    def steps(self) -> str:
+        """Return "after <every step so far>"."""
+        return "after " + _describe_steps(self.history)
+
+    def _prefix(self) -> str:
+        return self.steps() + ", " if self.history else ""
+
+    def run(self, step: str, compute: Callable[[], Any], record: bool = True) -> Any:
+        """Do ``step`` (``compute()``); an error it raises fails naming the steps before it."""
+        prefix = self._prefix()
+        if record:
+            self.history.append(step)
+        try:
+            return compute()
+        except Exception as error:
+            if _passes_through(error):
+                raise
+            raise _unexpected(prefix, step, error) from error
+
+    def do(self, method: str, *args: object) -> Any:
+        """Call ``method(*args)`` on the structure; return what it returns."""
+        step = f"{method}({', '.join(map(repr, args))})"
+        return self.run(step, lambda: getattr(self.structure, method)(*args))
+
+    def expect(self, method: str, expected: object, *args: object) -> None:
+        """Call ``method(*args)`` and check what it returns."""
+        prefix = self._prefix()
+        actual = self.do(method, *args)
+        _compare(prefix, self.history[-1], expected, actual)
+
+    def look(self, step: str, compute: Callable[[Any], object], expected: object,
+             record: bool = False) -> None:
+        """Check ``compute(structure)``, shown as ``step`` (``len(stack)``, ``list(stack)``)."""
+        prefix = self._prefix()
+        actual = self.run(step, lambda: compute(self.structure), record)
+        _compare(prefix, step, expected, actual)
+
+    def check(self, record: bool = False) -> None:
+        """Run the structure's own invariant check, ``_check()``."""
+        prefix = self._prefix()
+        if record:
+            self.history.append("_check()")
+        try:
+            self.structure._check()
+        except AssertionError as error:
+            raise AssertionError(f"{prefix}_check() failed: {error}") from None
+        except Exception as error:
+            if _passes_through(error):
+                raise
+            raise _unexpected(prefix, "_check()", error) from error
+
+    def raises(self, method: str, message: str) -> None:
+        """Call ``method()`` on the empty structure: it must raise EmptyStructureError(message)."""
+        prefix = self._prefix()
+        step = f"{method}()"
+        self.history.append(step)
+        wanted = f"EmptyStructureError({message!r}) (the {self.adt} is empty)"
+        try:
+            actual = getattr(self.structure, method)()
+        except Exception as error:
+            if _passes_through(error):
+                raise
+            if isinstance(error, EmptyStructureError) and isinstance(error, IndexError) and (
+                str(error) == message
+            ):
+                return
+            raise AssertionError(
+                f"{prefix}{step} raised {type(error).__name__}({str(error)!r}), expected {wanted}"
+            ) from error
+        raise AssertionError(
+            f"{prefix}{step} returned {_show(actual)}, expected it to raise {wanted}"
+        )
+
+
+def _compare(prefix: str, step: str, expected: object, actual: object) -> None:
+    """Fail unless ``actual``, what ``step`` returned, equals ``expected``."""
+    if actual != expected:
+        raise AssertionError(
+            f"{prefix}{step} returned {_show(actual)}, expected {_show(expected)}"
+            + _first_difference(actual, expected)
+        )
 
 
 # -- the stateful machines -----------------------------------------------------------------
@@ -84,69 +309,33 @@ class _ModelMachine(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        self.structure: Any = self.cls()
+        self.ops = Operations(self.cls, adt=self.adt)
         self.model: Any = self.new_model()
-        self.history: list[str] = [f"{self.cls.__name__}()"]
 
     def new_model(self) -> Any:
         raise NotImplementedError
 
-    def steps(self) -> str:
-        shown = self.history[-_HISTORY_SHOWN:]
-        prefix = "..., " if len(self.history) > _HISTORY_SHOWN else ""
-        return "after " + prefix + ", ".join(shown)
-
-    def expect(self, what: str, expected: object, actual: object) -> None:
-        assert actual == expected, (
-            f"{self.steps()}: {what} expected {expected!r} but got {actual!r}"
-        )
-
     def call_empty(self, method: str, message: str) -> None:
         """Call ``method`` on the empty structure and check the error and its message."""
-        self.history.append(f"{method}()")
-        try:
-            result = getattr(self.structure, method)()
-        except EmptyStructureError as error:
-            assert str(error) == message, (
-                f"{self.steps()}: expected the message {message!r} but got {str(error)!r}"
-            )
-        else:
-            raise AssertionError(
-                f"{self.steps()}: the {self.adt} is empty, so {method}() should raise "
-                f"EmptyStructureError({message!r}) but it returned {result!r}"
-            )
-
-    def call(self, step: str, method: str, *args: object) -> Any:
-        """Record ``step``, call ``method``; an unexpected error fails naming the steps."""
-        self.history.append(step)
-        try:
-            return getattr(self.structure, method)(*args)
-        except AssertionError:
-            raise
-        except Exception as error:
-            raise AssertionError(
-                f"{self.steps()}: {step} raised {type(error).__name__}: {error}"
-            ) from error
+        self.ops.raises(method, message)
 
     def remove(self, method: str, expected: object) -> None:
-        self.expect(f"{method}()", expected, self.call(f"{method}()", method))
+        self.ops.expect(method, expected)
 
     def look(self, method: str, expected: object) -> None:
-        self.expect(f"{method}()", expected, self.call(f"{method}()", method))
+        self.ops.expect(method, expected)
 
     def add(self, method: str, item: object) -> None:
-        self.call(f"{method}({item!r})", method, item)
+        self.ops.do(method, item)
 
     @invariant()
     def agrees_with_the_model(self) -> None:
-        try:
-            self.structure._check()
-        except AssertionError as error:
-            raise AssertionError(f"{self.steps()}: _check() failed: {error}") from None
-        self.expect("len()", len(self.model), len(self.structure))
-        self.expect("bool()", bool(self.model), bool(self.structure))
-        self.expect("is_empty()", not self.model, self.structure.is_empty())
-        self.expect(f"list({self.adt})", self.model_order(), list(self.structure))
+        ops, adt = self.ops, self.adt
+        ops.check()
+        ops.look(f"len({adt})", len, len(self.model))
+        ops.look(f"bool({adt})", bool, bool(self.model))
+        ops.look("is_empty()", lambda s: s.is_empty(), not self.model)
+        ops.look(f"list({adt})", list, self.model_order())
 
     def model_order(self) -> list[Any]:
         return list(self.model)
@@ -352,135 +541,142 @@ def _assert_no_shortcuts(cls: type[Any]) -> None:
 
 
 # -- example tests -------------------------------------------------------------------------
-
-
-def _raises(call: Callable[[], object], message: str) -> None:
-    with pytest.raises(EmptyStructureError) as caught:
-        call()
-    assert str(caught.value) == message, (
-        f"expected the message {message!r} but got {str(caught.value)!r}"
-    )
-    assert isinstance(caught.value, IndexError)
+#
+# Each example builds its structure through ``Operations``, so a failure names every
+# operation that led to it, in order, including an error the structure raised.
 
 
 class _CommonContract:
-    """What all three ADTs share; ``add`` names the method the constructor uses."""
+    """What all three ADTs share: ``add`` and ``remove`` name the usual methods."""
 
+    adt = ""
     add = ""
+    remove = ""
+
+    def new(self, cls: type[Any], *args: object, shown: str | None = None) -> Operations:
+        """Make ``cls(*args)``, recording it as the first operation."""
+        return Operations(cls, *args, adt=self.adt, shown=shown)
 
     def test_new_structure_is_empty(self, structure_class: type[Any]) -> None:
-        structure = structure_class()
-        assert len(structure) == 0, f"len() of a new structure is {len(structure)}, not 0"
-        assert structure.is_empty()
-        assert not structure
-        assert list(structure) == []
+        ops = self.new(structure_class)
+        ops.look(f"len({self.adt})", len, 0)
+        ops.look("is_empty()", lambda s: s.is_empty(), True)
+        ops.look(f"bool({self.adt})", bool, False)
+        ops.look(f"list({self.adt})", list, [])
 
     def test_len_and_bool_count_the_items(self, structure_class: type[Any]) -> None:
-        structure = structure_class()
+        ops = self.new(structure_class)
         for count in range(1, 40):
-            getattr(structure, self.add)(count)
-            assert len(structure) == count, f"after {count} adds len() is {len(structure)}"
-            assert structure
-            assert not structure.is_empty()
+            ops.do(self.add, count)
+            ops.look(f"len({self.adt})", len, count)
+            ops.look(f"bool({self.adt})", bool, True)
+            ops.look("is_empty()", lambda s: s.is_empty(), False)
 
     def test_repr_rebuilds(self, structure_class: type[Any]) -> None:
         name = structure_class.__name__
-        structure = structure_class([1, "two", 3])
-        assert repr(structure) == f"{name}([1, 'two', 3])"
-        assert repr(structure_class()) == f"{name}([])"
-        rebuilt = structure_class(eval(repr(structure)[len(name) :]))
-        assert rebuilt == structure
+        ops = self.new(structure_class, [1, "two", 3])
+        ops.look(f"repr({self.adt})", repr, f"{name}([1, 'two', 3])")
+        self.new(structure_class).look(f"repr({self.adt})", repr, f"{name}([])")
+        # what repr shows, given back to the class, makes an equal structure
+        shown = repr(ops.structure)[len(name):]
+        evaluate(f"{name}{shown} == {name}([1, 'two', 3])",
+                 lambda: structure_class(eval(shown)) == ops.structure, True)
 
     def test_equal_only_to_same_class_with_same_items(self, structure_class: type[Any]) -> None:
-        assert structure_class([1, 2, 3]) == structure_class([1, 2, 3])
-        assert structure_class() == structure_class()
-        assert structure_class([1, 2, 3]) != structure_class([1, 2])
-        assert structure_class([1, 2, 3]) != structure_class([3, 2, 1])
-        assert structure_class([1, 2, 3]) != [1, 2, 3]
-        assert structure_class([1, 2, 3]) != (1, 2, 3)
+        name = structure_class.__name__
+        evaluate(f"{name}([1, 2, 3]) == {name}([1, 2, 3])",
+                 lambda: structure_class([1, 2, 3]) == structure_class([1, 2, 3]), True)
+        evaluate(f"{name}() == {name}()", lambda: structure_class() == structure_class(), True)
+        for other, make in [
+            (f"{name}([1, 2])", lambda: structure_class([1, 2])),
+            (f"{name}([3, 2, 1])", lambda: structure_class([3, 2, 1])),
+            ("[1, 2, 3]", lambda: [1, 2, 3]),
+            ("(1, 2, 3)", lambda: (1, 2, 3)),
+        ]:
+            evaluate(f"{name}([1, 2, 3]) == {other}",
+                     lambda make=make: structure_class([1, 2, 3]) == make(), False)
 
     def test_iteration_changes_nothing(self, structure_class: type[Any]) -> None:
-        structure = structure_class(range(10))
-        first = list(structure)
-        assert list(structure) == first
-        assert len(structure) == 10
-        structure._check()
+        ops = self.new(structure_class, range(10), shown="range(10)")
+        first = ops.run(f"list({self.adt})", lambda: list(ops.structure))
+        ops.look(f"list({self.adt})", list, first)
+        ops.look(f"len({self.adt})", len, 10)
+        ops.check()
 
     def test_constructor_takes_any_iterable(self, structure_class: type[Any]) -> None:
-        from_generator = structure_class(x for x in [1, 2, 3])
-        assert from_generator == structure_class([1, 2, 3])
-        assert structure_class("abc") == structure_class(["a", "b", "c"])
+        name = structure_class.__name__
+        evaluate(f"{name}(x for x in [1, 2, 3]) == {name}([1, 2, 3])",
+                 lambda: structure_class(x for x in [1, 2, 3]) == structure_class([1, 2, 3]), True)
+        evaluate(f"{name}('abc') == {name}(['a', 'b', 'c'])",
+                 lambda: structure_class("abc") == structure_class(["a", "b", "c"]), True)
 
     def test_removed_items_are_not_kept_alive(self, structure_class: type[Any]) -> None:
         # _check() asserts that no unused slot (or unlinked node) still holds an item
-        structure = structure_class(range(100))
-        structure._check()
+        ops = self.new(structure_class, range(100), shown="range(100)")
+        ops.check()
         for _ in range(95):
-            self.remove_one(structure)
-            structure._check()
+            ops.do(self.remove)
+            ops.check()
 
     def test_grows_and_shrinks_without_list_shortcuts(self, structure_class: type[Any]) -> None:
-        structure = structure_class(range(50))
+        ops = self.new(structure_class, range(50), shown="range(50)")
         for _ in range(50):
-            self.remove_one(structure)
-        assert structure.is_empty()
+            ops.do(self.remove)
+        ops.look("is_empty()", lambda s: s.is_empty(), True)
         _assert_no_shortcuts(structure_class)
-
-    def remove_one(self, structure: Any) -> Any:
-        raise NotImplementedError
 
 
 class StackContract(_CommonContract):
     """The Stack contract; needs a ``structure_class`` fixture."""
 
+    adt = "stack"
     add = "push"
-
-    def remove_one(self, structure: Any) -> Any:
-        return structure.pop()
+    remove = "pop"
 
     def test_pop_returns_the_last_pushed(self, structure_class: type[Any]) -> None:
-        stack = structure_class()
-        stack.push(1)
-        stack.push(2)
-        got = stack.pop()
-        assert got == 2, f"after push(1), push(2), pop() expected 2 but got {got!r}"
-        got = stack.pop()
-        assert got == 1, f"after push(1), push(2), pop(), pop() expected 1 but got {got!r}"
-        assert stack.is_empty()
+        ops = self.new(structure_class)
+        ops.do("push", 1)
+        ops.do("push", 2)
+        ops.expect("pop", 2)
+        ops.expect("pop", 1)
+        ops.look("is_empty()", lambda s: s.is_empty(), True)
 
     def test_peek_returns_the_top_without_removing_it(self, structure_class: type[Any]) -> None:
-        stack = structure_class([1, 2])
-        assert stack.peek() == 2
-        assert stack.peek() == 2
-        assert len(stack) == 2
+        ops = self.new(structure_class)
+        ops.do("push", 1)
+        ops.do("push", 2)
+        ops.expect("peek", 2)
+        ops.expect("peek", 2)
+        ops.look("len(stack)", len, 2)
 
     def test_constructor_adds_in_order(self, structure_class: type[Any]) -> None:
-        stack = structure_class([1, 2, 3])
-        assert stack.peek() == 3, f"{structure_class.__name__}([1, 2, 3]).peek() should be 3"
-        assert [stack.pop(), stack.pop(), stack.pop()] == [3, 2, 1]
+        ops = self.new(structure_class, [1, 2, 3])
+        ops.expect("peek", 3)
+        for item in (3, 2, 1):
+            ops.expect("pop", item)
 
     def test_iteration_goes_top_to_bottom(self, structure_class: type[Any]) -> None:
-        assert list(structure_class([1, 2, 3])) == [3, 2, 1]
+        self.new(structure_class, [1, 2, 3]).look("list(stack)", list, [3, 2, 1])
 
     def test_pop_on_empty_stack_raises_with_message(self, structure_class: type[Any]) -> None:
-        _raises(structure_class().pop, "pop from an empty stack")
+        self.new(structure_class).raises("pop", "pop from an empty stack")
 
     def test_peek_on_empty_stack_raises_with_message(self, structure_class: type[Any]) -> None:
-        _raises(structure_class().peek, "peek at an empty stack")
+        self.new(structure_class).raises("peek", "peek at an empty stack")
 
     def test_pop_after_emptying_raises_with_message(self, structure_class: type[Any]) -> None:
-        stack = structure_class([1])
-        stack.pop()
-        _raises(stack.pop, "pop from an empty stack")
-        _raises(stack.peek, "peek at an empty stack")
+        ops = self.new(structure_class, [1])
+        ops.expect("pop", 1)
+        ops.raises("pop", "pop from an empty stack")
+        ops.raises("peek", "peek at an empty stack")
 
     def test_many_pushes_then_pops_come_back_reversed(self, structure_class: type[Any]) -> None:
-        stack = structure_class()
+        ops = self.new(structure_class)
         for item in range(1000):
-            stack.push(item)
-        popped = [stack.pop() for _ in range(1000)]
-        assert popped == list(range(999, -1, -1))
-        stack._check()
+            ops.do("push", item)
+        for item in range(999, -1, -1):
+            ops.expect("pop", item)
+        ops.check()
 
     def test_matches_a_list_over_random_operations(self, structure_class: type[Any]) -> None:
         run_machine(stack_machine(structure_class))
@@ -489,71 +685,70 @@ class StackContract(_CommonContract):
 class QueueContract(_CommonContract):
     """The Queue contract; needs a ``structure_class`` fixture."""
 
+    adt = "queue"
     add = "enqueue"
-
-    def remove_one(self, structure: Any) -> Any:
-        return structure.dequeue()
+    remove = "dequeue"
 
     def test_dequeue_returns_the_first_enqueued(self, structure_class: type[Any]) -> None:
-        queue = structure_class()
-        queue.enqueue(1)
-        queue.enqueue(2)
-        got = queue.dequeue()
-        assert got == 1, f"after enqueue(1), enqueue(2), dequeue() expected 1 but got {got!r}"
-        got = queue.dequeue()
-        assert got == 2, f"after ..., dequeue(), dequeue() expected 2 but got {got!r}"
-        assert queue.is_empty()
+        ops = self.new(structure_class)
+        ops.do("enqueue", 1)
+        ops.do("enqueue", 2)
+        ops.expect("dequeue", 1)
+        ops.expect("dequeue", 2)
+        ops.look("is_empty()", lambda s: s.is_empty(), True)
 
     def test_peek_returns_the_front_without_removing_it(self, structure_class: type[Any]) -> None:
-        queue = structure_class([1, 2])
-        assert queue.peek() == 1
-        assert queue.peek() == 1
-        assert len(queue) == 2
+        ops = self.new(structure_class)
+        ops.do("enqueue", 1)
+        ops.do("enqueue", 2)
+        ops.expect("peek", 1)
+        ops.expect("peek", 1)
+        ops.look("len(queue)", len, 2)
 
     def test_constructor_adds_in_order(self, structure_class: type[Any]) -> None:
-        queue = structure_class([1, 2, 3])
-        assert queue.peek() == 1, f"{structure_class.__name__}([1, 2, 3]).peek() should be 1"
-        assert [queue.dequeue(), queue.dequeue(), queue.dequeue()] == [1, 2, 3]
+        ops = self.new(structure_class, [1, 2, 3])
+        ops.expect("peek", 1)
+        for item in (1, 2, 3):
+            ops.expect("dequeue", item)
 
     def test_iteration_goes_front_to_back(self, structure_class: type[Any]) -> None:
-        assert list(structure_class([1, 2, 3])) == [1, 2, 3]
+        self.new(structure_class, [1, 2, 3]).look("list(queue)", list, [1, 2, 3])
 
     def test_dequeue_on_empty_queue_raises_with_message(self, structure_class: type[Any]) -> None:
-        _raises(structure_class().dequeue, "dequeue from an empty queue")
+        self.new(structure_class).raises("dequeue", "dequeue from an empty queue")
 
     def test_peek_on_empty_queue_raises_with_message(self, structure_class: type[Any]) -> None:
-        _raises(structure_class().peek, "peek at an empty queue")
+        self.new(structure_class).raises("peek", "peek at an empty queue")
 
     def test_queue_can_be_reused_after_emptying(self, structure_class: type[Any]) -> None:
-        queue = structure_class([1])
-        assert queue.dequeue() == 1
-        _raises(queue.dequeue, "dequeue from an empty queue")
-        queue.enqueue(2)
-        queue.enqueue(3)
-        assert list(queue) == [2, 3], f"after emptying and enqueue(2), enqueue(3): {queue!r}"
-        queue._check()
+        ops = self.new(structure_class, [1])
+        ops.expect("dequeue", 1)
+        ops.raises("dequeue", "dequeue from an empty queue")
+        ops.do("enqueue", 2)
+        ops.do("enqueue", 3)
+        ops.look("list(queue)", list, [2, 3])
+        ops.check()
 
     def test_alternating_enqueue_and_dequeue_keeps_working(
         self, structure_class: type[Any]
     ) -> None:
-        queue = structure_class()
+        ops = self.new(structure_class)
         for item in range(50):  # the front and back go round a small buffer many times
-            queue.enqueue(item)
-            got = queue.dequeue()
-            assert got == item, f"after {item + 1} enqueue/dequeue pairs got {got!r}"
-            queue._check()
+            ops.do("enqueue", item)
+            ops.expect("dequeue", item)
+            ops.check()
 
     def test_order_survives_wrapping_and_growing(self, structure_class: type[Any]) -> None:
-        queue = structure_class()
+        ops = self.new(structure_class)
         expected: collections.deque[int] = collections.deque()
         for round_number in range(1, 60):
             for item in range(round_number):  # add a few more than are removed each round
-                queue.enqueue(item)
+                ops.do("enqueue", item)
                 expected.append(item)
             for _ in range(round_number // 2):
-                assert queue.dequeue() == expected.popleft()
-            queue._check()
-        assert list(queue) == list(expected)
+                ops.expect("dequeue", expected.popleft())
+            ops.check()
+        ops.look("list(queue)", list, list(expected))
 
     def test_matches_a_deque_over_random_operations(self, structure_class: type[Any]) -> None:
         run_machine(queue_machine(structure_class))
@@ -562,33 +757,32 @@ class QueueContract(_CommonContract):
 class DequeContract(_CommonContract):
     """The Deque contract; needs a ``structure_class`` fixture."""
 
+    adt = "deque"
     add = "add_rear"
-
-    def remove_one(self, structure: Any) -> Any:
-        return structure.remove_front()
+    remove = "remove_front"
 
     def test_both_ends_work_like_collections_deque(self, structure_class: type[Any]) -> None:
-        deque = structure_class()
-        deque.add_rear(2)
-        deque.add_front(1)
-        deque.add_rear(3)
-        assert list(deque) == [1, 2, 3], f"after add_rear(2), add_front(1), add_rear(3): {deque!r}"
-        assert deque.peek_front() == 1
-        assert deque.peek_rear() == 3
-        assert deque.remove_rear() == 3
-        assert deque.remove_front() == 1
-        assert deque.remove_front() == 2
-        assert deque.is_empty()
+        ops = self.new(structure_class)
+        ops.do("add_rear", 2)
+        ops.do("add_front", 1)
+        ops.do("add_rear", 3)
+        ops.look("list(deque)", list, [1, 2, 3])
+        ops.expect("peek_front", 1)
+        ops.expect("peek_rear", 3)
+        ops.expect("remove_rear", 3)
+        ops.expect("remove_front", 1)
+        ops.expect("remove_front", 2)
+        ops.look("is_empty()", lambda s: s.is_empty(), True)
 
     def test_constructor_adds_in_order(self, structure_class: type[Any]) -> None:
-        deque = structure_class([1, 2, 3])
-        assert deque.peek_front() == 1
-        assert deque.peek_rear() == 3
+        ops = self.new(structure_class, [1, 2, 3])
+        ops.expect("peek_front", 1)
+        ops.expect("peek_rear", 3)
 
     def test_iteration_goes_front_to_rear(self, structure_class: type[Any]) -> None:
-        deque = structure_class([2, 3])
-        deque.add_front(1)
-        assert list(deque) == [1, 2, 3]
+        ops = self.new(structure_class, [2, 3])
+        ops.do("add_front", 1)
+        ops.look("list(deque)", list, [1, 2, 3])
 
     @pytest.mark.parametrize(
         ("method", "message"),
@@ -602,30 +796,29 @@ class DequeContract(_CommonContract):
     def test_empty_deque_raises_with_message(
         self, structure_class: type[Any], method: str, message: str
     ) -> None:
-        _raises(getattr(structure_class(), method), message)
-        deque = structure_class(["x"])
-        deque.remove_rear()
-        _raises(getattr(deque, method), message)
+        self.new(structure_class).raises(method, message)
+        ops = self.new(structure_class, ["x"])
+        ops.expect("remove_rear", "x")
+        ops.raises(method, message)
 
     def test_adding_at_the_front_only_reverses(self, structure_class: type[Any]) -> None:
-        deque = structure_class()
+        ops = self.new(structure_class)
         for item in range(100):
-            deque.add_front(item)
-        assert list(deque) == list(range(99, -1, -1))
-        assert [deque.remove_rear() for _ in range(100)] == list(range(100))
-        deque._check()
+            ops.do("add_front", item)
+        ops.look("list(deque)", list, list(range(99, -1, -1)))
+        for item in range(100):
+            ops.expect("remove_rear", item)
+        ops.check()
 
     def test_alternating_ends_keep_working(self, structure_class: type[Any]) -> None:
-        deque = structure_class()
+        ops = self.new(structure_class)
         for item in range(50):  # go round a small buffer both ways, many times
-            deque.add_front(item)
-            got = deque.remove_rear()
-            assert got == item, f"after add_front({item}) remove_rear() got {got!r}"
-            deque._check()
-            deque.add_rear(item)
-            got = deque.remove_front()
-            assert got == item, f"after add_rear({item}) remove_front() got {got!r}"
-            deque._check()
+            ops.do("add_front", item)
+            ops.expect("remove_rear", item)
+            ops.check()
+            ops.do("add_rear", item)
+            ops.expect("remove_front", item)
+            ops.check()
 
     def test_matches_a_deque_over_random_operations(self, structure_class: type[Any]) -> None:
         run_machine(deque_machine(structure_class))
