@@ -12,6 +12,10 @@ A concrete class writes the core operations, ``__len__``, ``__iter__`` and ``_ch
 Removing or peeking from an empty structure raises :class:`EmptyStructureError`,
 a subclass of :class:`IndexError`, whose message names the operation, the way
 ``[].pop()`` says "pop from empty list".
+
+>>> from solitaire_ds.structures import ArrayStack, LinkedStack
+>>> [isinstance(cls([1]), Stack) for cls in (ArrayStack, LinkedStack)]
+[True, True]
 """
 
 from __future__ import annotations
@@ -37,23 +41,64 @@ class EmptyStructureError(IndexError):
 
 
 class _Container(ABC, Generic[T]):
-    """What every structure shares: size, iteration, truth, equality and repr."""
+    """What every structure shares: size, iteration, truth, equality and repr.
+
+    Looking:
+        ``len``, :meth:`is_empty`, ``bool``.
+    Iterating:
+        ``iter`` (each ADT says in which order).
+    Comparing and showing:
+        ``==`` (same class, same items in order), ``repr`` (rebuilds the structure).
+    Checking:
+        :meth:`_check`, the class's invariant.
+
+    >>> from solitaire_ds.structures import ArrayStack
+    >>> stack = ArrayStack([1, 2])
+    >>> len(stack), bool(stack), stack == ArrayStack([1, 2]), stack
+    (2, True, True, ArrayStack([1, 2]))
+    """
 
     __slots__ = ()
 
     @abstractmethod
     def __init__(self, items: Iterable[T] | None = None) -> None:
-        """Make the structure, adding each of ``items`` in order (none when omitted)."""
+        """Make the structure, adding each of ``items`` in order (none when omitted).
+
+        Each item goes in the way the ADT adds one: pushed, enqueued, added at the rear.
+
+        Runtime complexity: O(n) for n items (O(1) amortized each).
+
+        >>> from solitaire_ds.structures import ArrayStack, LinkedQueue
+        >>> ArrayStack([1, 2, 3]).peek(), LinkedQueue([1, 2, 3]).peek(), len(ArrayStack())
+        (3, 1, 0)
+        """
 
     # -- size and iteration ------------------------------------------------------
 
     @abstractmethod
     def __len__(self) -> int:
-        """Return the number of items. Runtime complexity: O(1)."""
+        """Return the number of items.
+
+        Runtime complexity: O(1).
+
+        >>> from solitaire_ds.structures import LinkedDeque
+        >>> len(LinkedDeque()), len(LinkedDeque("abc"))
+        (0, 3)
+        """
 
     @abstractmethod
     def __iter__(self) -> Iterator[T]:
-        """Iterate over the items in the ADT's own order, without changing anything."""
+        """Iterate over the items in the ADT's own order, without changing anything.
+
+        A stack goes from top to bottom, a queue from front to back, a deque from front
+        to rear. Changing the structure while iterating is not supported.
+
+        Runtime complexity: O(1) per item, O(n) for all of them.
+
+        >>> from solitaire_ds.structures import ArrayStack, ArrayQueue
+        >>> list(ArrayStack([1, 2, 3])), list(ArrayQueue([1, 2, 3]))
+        ([3, 2, 1], [1, 2, 3])
+        """
 
     def is_empty(self) -> bool:
         """Return True when the structure holds no items.
@@ -80,7 +125,16 @@ class _Container(ABC, Generic[T]):
     # -- comparison and display --------------------------------------------------
 
     def _insertion_order(self) -> list[T]:
-        """Return the items in the order the constructor would add them."""
+        """Return the items in the order the constructor would add them.
+
+        The iteration order here; a Stack, which iterates from the top, reverses it.
+
+        Runtime complexity: O(n).
+
+        >>> from solitaire_ds.structures import ArrayQueue, ArrayStack
+        >>> ArrayQueue([1, 2])._insertion_order(), ArrayStack([1, 2])._insertion_order()
+        ([1, 2], [1, 2])
+        """
         return list(self)
 
     def __eq__(self, other: object) -> bool:
@@ -112,7 +166,16 @@ class _Container(ABC, Generic[T]):
 
     @abstractmethod
     def _check(self) -> None:
-        """Assert the class's invariant (used by the tests after every operation)."""
+        """Assert the class's invariant (used by the tests after every operation).
+
+        Raise :class:`AssertionError` naming the broken part; return None when it holds.
+
+        Runtime complexity: O(n) (it looks at every slot or node).
+
+        >>> from solitaire_ds.structures import ArrayQueue
+        >>> ArrayQueue([1, 2])._check() is None
+        True
+        """
 
 
 class Stack(_Container[T]):
@@ -130,24 +193,83 @@ class Stack(_Container[T]):
     ``pop`` and ``peek`` on an empty stack raise :class:`EmptyStructureError`
     ("pop from an empty stack", "peek at an empty stack"). The constructor takes an
     optional iterable whose items are pushed in order, so the last one ends on top.
-    Every operation is O(1) (amortized where the storage is resized).
+
+    Runtime complexity: O(1) for every operation (amortized where the storage is
+    resized); iteration, ``==`` and ``repr`` are O(n).
+
+    Both classes keep the same contract:
+
+    >>> from solitaire_ds.structures import ArrayStack, LinkedStack
+    >>> for cls in (ArrayStack, LinkedStack):
+    ...     stack = cls([1, 2])
+    ...     stack.push(3)
+    ...     print(stack.pop(), stack.peek(), list(stack), len(stack), stack)
+    3 2 [2, 1] 2 ArrayStack([1, 2])
+    3 2 [2, 1] 2 LinkedStack([1, 2])
     """
 
     __slots__ = ()
 
     @abstractmethod
     def push(self, item: T) -> None:
-        """Put ``item`` on top of the stack. Runtime complexity: O(1) amortized."""
+        """Put ``item`` on top of the stack.
+
+        Any item is accepted; the stack grows by one.
+
+        Runtime complexity: O(1) amortized.
+
+        >>> from solitaire_ds.structures import ArrayStack
+        >>> stack = ArrayStack()
+        >>> stack.push("a"); stack.push("b")
+        >>> stack.peek(), len(stack)
+        ('b', 2)
+        """
 
     @abstractmethod
     def pop(self) -> T:
-        """Remove and return the top item; raise EmptyStructureError when empty. O(1)."""
+        """Remove and return the top item.
+
+        Raise :class:`EmptyStructureError` ("pop from an empty stack") when empty.
+
+        Runtime complexity: O(1) amortized.
+
+        >>> from solitaire_ds.structures import ArrayStack
+        >>> stack = ArrayStack([1, 2])
+        >>> stack.pop(), stack.pop()
+        (2, 1)
+        >>> stack.pop()
+        Traceback (most recent call last):
+        ...
+        solitaire_ds.structures.base.EmptyStructureError: pop from an empty stack
+        """
 
     @abstractmethod
     def peek(self) -> T:
-        """Return the top item without removing it; raise EmptyStructureError when empty. O(1)."""
+        """Return the top item without removing it.
+
+        Raise :class:`EmptyStructureError` ("peek at an empty stack") when empty.
+
+        Runtime complexity: O(1).
+
+        >>> from solitaire_ds.structures import LinkedStack
+        >>> stack = LinkedStack([1, 2])
+        >>> stack.peek(), len(stack)
+        (2, 2)
+        >>> LinkedStack().peek()
+        Traceback (most recent call last):
+        ...
+        solitaire_ds.structures.base.EmptyStructureError: peek at an empty stack
+        """
 
     def _insertion_order(self) -> list[T]:
+        """Return the items bottom first: the order pushing them rebuilds this stack.
+
+        Runtime complexity: O(n).
+
+        >>> from solitaire_ds.structures import LinkedStack
+        >>> LinkedStack([1, 2, 3])._insertion_order()
+        [1, 2, 3]
+        """
         items = list(self)
         items.reverse()
         return items
@@ -168,22 +290,73 @@ class Queue(_Container[T]):
     ``dequeue`` and ``peek`` on an empty queue raise :class:`EmptyStructureError`
     ("dequeue from an empty queue", "peek at an empty queue"). The constructor takes
     an optional iterable whose items are enqueued in order.
-    Every operation is O(1) (amortized where the storage is resized).
+
+    Runtime complexity: O(1) for every operation (amortized where the storage is
+    resized); iteration, ``==`` and ``repr`` are O(n).
+
+    Both classes keep the same contract:
+
+    >>> from solitaire_ds.structures import ArrayQueue, LinkedQueue
+    >>> for cls in (ArrayQueue, LinkedQueue):
+    ...     queue = cls([1, 2])
+    ...     queue.enqueue(3)
+    ...     print(queue.dequeue(), queue.peek(), list(queue), len(queue), queue)
+    1 2 [2, 3] 2 ArrayQueue([2, 3])
+    1 2 [2, 3] 2 LinkedQueue([2, 3])
     """
 
     __slots__ = ()
 
     @abstractmethod
     def enqueue(self, item: T) -> None:
-        """Add ``item`` at the back of the queue. Runtime complexity: O(1) amortized."""
+        """Add ``item`` at the back of the queue.
+
+        Any item is accepted; the queue grows by one.
+
+        Runtime complexity: O(1) amortized.
+
+        >>> from solitaire_ds.structures import ArrayQueue
+        >>> queue = ArrayQueue()
+        >>> queue.enqueue("a"); queue.enqueue("b")
+        >>> list(queue), queue.peek()
+        (['a', 'b'], 'a')
+        """
 
     @abstractmethod
     def dequeue(self) -> T:
-        """Remove and return the front item; raise EmptyStructureError when empty. O(1)."""
+        """Remove and return the front item.
+
+        Raise :class:`EmptyStructureError` ("dequeue from an empty queue") when empty.
+
+        Runtime complexity: O(1) amortized.
+
+        >>> from solitaire_ds.structures import LinkedQueue
+        >>> queue = LinkedQueue([1, 2])
+        >>> queue.dequeue(), queue.dequeue()
+        (1, 2)
+        >>> queue.dequeue()
+        Traceback (most recent call last):
+        ...
+        solitaire_ds.structures.base.EmptyStructureError: dequeue from an empty queue
+        """
 
     @abstractmethod
     def peek(self) -> T:
-        """Return the front item without removing it; raise EmptyStructureError when empty."""
+        """Return the front item without removing it.
+
+        Raise :class:`EmptyStructureError` ("peek at an empty queue") when empty.
+
+        Runtime complexity: O(1).
+
+        >>> from solitaire_ds.structures import ArrayQueue
+        >>> queue = ArrayQueue([1, 2])
+        >>> queue.peek(), len(queue)
+        (1, 2)
+        >>> ArrayQueue().peek()
+        Traceback (most recent call last):
+        ...
+        solitaire_ds.structures.base.EmptyStructureError: peek at an empty queue
+        """
 
 
 class Deque(_Container[T]):
@@ -201,32 +374,120 @@ class Deque(_Container[T]):
     Removing or peeking at an empty deque raises :class:`EmptyStructureError`
     ("remove_front from an empty deque", "peek_rear at an empty deque", ...). The
     constructor takes an optional iterable whose items are added at the rear in order.
-    Every operation is O(1) (amortized where the storage is resized).
+
+    Runtime complexity: O(1) for every operation (amortized where the storage is
+    resized); iteration, ``==`` and ``repr`` are O(n).
+
+    Both classes keep the same contract:
+
+    >>> from solitaire_ds.structures import ArrayDeque, LinkedDeque
+    >>> for cls in (ArrayDeque, LinkedDeque):
+    ...     deque = cls([2, 3])
+    ...     deque.add_front(1); deque.add_rear(4)
+    ...     print(deque.remove_front(), deque.remove_rear(), deque.peek_front(), deque.peek_rear(), deque)
+    1 4 2 3 ArrayDeque([2, 3])
+    1 4 2 3 LinkedDeque([2, 3])
     """
 
     __slots__ = ()
 
     @abstractmethod
     def add_front(self, item: T) -> None:
-        """Add ``item`` at the front. Runtime complexity: O(1) amortized."""
+        """Add ``item`` at the front.
+
+        Any item is accepted; the deque grows by one.
+
+        Runtime complexity: O(1) amortized.
+
+        >>> from solitaire_ds.structures import ArrayDeque
+        >>> deque = ArrayDeque([2])
+        >>> deque.add_front(1)
+        >>> list(deque)
+        [1, 2]
+        """
 
     @abstractmethod
     def add_rear(self, item: T) -> None:
-        """Add ``item`` at the rear. Runtime complexity: O(1) amortized."""
+        """Add ``item`` at the rear.
+
+        Any item is accepted; the deque grows by one.
+
+        Runtime complexity: O(1) amortized.
+
+        >>> from solitaire_ds.structures import LinkedDeque
+        >>> deque = LinkedDeque([1])
+        >>> deque.add_rear(2)
+        >>> list(deque)
+        [1, 2]
+        """
 
     @abstractmethod
     def remove_front(self) -> T:
-        """Remove and return the front item; raise EmptyStructureError when empty. O(1)."""
+        """Remove and return the front item.
+
+        Raise :class:`EmptyStructureError` ("remove_front from an empty deque") when empty.
+
+        Runtime complexity: O(1) amortized.
+
+        >>> from solitaire_ds.structures import ArrayDeque
+        >>> deque = ArrayDeque([1, 2])
+        >>> deque.remove_front(), list(deque)
+        (1, [2])
+        >>> ArrayDeque().remove_front()
+        Traceback (most recent call last):
+        ...
+        solitaire_ds.structures.base.EmptyStructureError: remove_front from an empty deque
+        """
 
     @abstractmethod
     def remove_rear(self) -> T:
-        """Remove and return the rear item; raise EmptyStructureError when empty. O(1)."""
+        """Remove and return the rear item.
+
+        Raise :class:`EmptyStructureError` ("remove_rear from an empty deque") when empty.
+
+        Runtime complexity: O(1) amortized.
+
+        >>> from solitaire_ds.structures import LinkedDeque
+        >>> deque = LinkedDeque([1, 2])
+        >>> deque.remove_rear(), list(deque)
+        (2, [1])
+        >>> LinkedDeque().remove_rear()
+        Traceback (most recent call last):
+        ...
+        solitaire_ds.structures.base.EmptyStructureError: remove_rear from an empty deque
+        """
 
     @abstractmethod
     def peek_front(self) -> T:
-        """Return the front item; raise EmptyStructureError when empty. O(1)."""
+        """Return the front item without removing it.
+
+        Raise :class:`EmptyStructureError` ("peek_front at an empty deque") when empty.
+
+        Runtime complexity: O(1).
+
+        >>> from solitaire_ds.structures import ArrayDeque
+        >>> ArrayDeque([1, 2]).peek_front()
+        1
+        >>> ArrayDeque().peek_front()
+        Traceback (most recent call last):
+        ...
+        solitaire_ds.structures.base.EmptyStructureError: peek_front at an empty deque
+        """
 
     @abstractmethod
     def peek_rear(self) -> T:
-        """Return the rear item; raise EmptyStructureError when empty. O(1)."""
+        """Return the rear item without removing it.
+
+        Raise :class:`EmptyStructureError` ("peek_rear at an empty deque") when empty.
+
+        Runtime complexity: O(1).
+
+        >>> from solitaire_ds.structures import LinkedDeque
+        >>> LinkedDeque([1, 2]).peek_rear()
+        2
+        >>> LinkedDeque().peek_rear()
+        Traceback (most recent call last):
+        ...
+        solitaire_ds.structures.base.EmptyStructureError: peek_rear at an empty deque
+        """
 
