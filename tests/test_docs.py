@@ -415,3 +415,80 @@ def test_the_shuffle_picture_is_the_real_fisher_yates_row_by_row() -> None:
     fisher_yates(cards, random.Random(1))
     last_row = re.findall(r">([^<]+)</text>", text.split(">shuffled<")[1])
     assert last_row[:6] == cards
+
+
+# -- statistics: every comparison computed from the stored data ----------------------------------------
+
+
+def _run(options: list[str], player: str | None, games: int, won: int, **hists: dict[str, int]) -> dict[str, object]:
+    return {"command": "solitaire-ds simulate ...", "options": options, "player": player, "seed": 1,
+            "games": games, "won": won, "histograms": {"won": {}, "lost": dict(hists)}}
+
+
+def _stored(monkeypatch: pytest.MonkeyPatch, game: str, runs: list[dict[str, object]]) -> None:
+    monkeypatch.setattr(docgen, "_load", lambda name: {"game": game, "runs": runs} if game in name else None)
+
+
+def test_a_planned_run_missing_from_the_data_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    _stored(monkeypatch, "idiots-delight", [_run([], "greedy", 100, 1, cards_left={"10": 99, "0": 1})])
+    text = docgen.stats("idiots-delight")
+    assert '!!! warning "Not in the stored data"' in text
+    assert "`--deal-any-time, player solver`" in text and "`default rules, player solver`" in text
+    assert "`default rules, player greedy`" not in text.split("Not in the stored data")[1]
+    assert "not in the stored data" in docgen.compare("idiots-delight", "0.1", "x", player="solver")
+
+
+@pytest.mark.parametrize(("games", "verdict", "width"), [(100_000, "inside", "narrower than"),
+                                                          (1_000, "inside", "wider than"),
+                                                          (100_000, "above", "narrower than")])
+def test_the_comparison_with_clarke_is_computed(monkeypatch: pytest.MonkeyPatch, games: int, verdict: str,
+                                                width: str) -> None:
+    cycled = round(games * (0.4545 if verdict == "inside" else 0.40))
+    _stored(monkeypatch, "perpetual-motion", [_run(["--gather", "left-face-down"], None, games, games - cycled)])
+    text = docgen.pm_clarke()
+    assert f"{games:,} deals" in text
+    assert f"his figure is **{verdict}** this interval, which is {width} his" in text
+
+
+def test_the_comparison_with_clarke_says_when_no_reading_is_stored(monkeypatch: pytest.MonkeyPatch) -> None:
+    _stored(monkeypatch, "perpetual-motion", [_run(["--gather", "right-face-down"], None, 10, 5)])
+    assert "no comparison with Clarke is made" in docgen.pm_clarke()
+
+
+def test_two_runs_that_must_agree_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    same = [_run([], "greedy", 50, 1, cards_left={"8": 49}), _run(["--deal-any-time"], "greedy", 50, 1,
+                                                                  cards_left={"8": 49})]
+    _stored(monkeypatch, "idiots-delight", same)
+    assert "the check holds" in docgen.runs_agree("idiots-delight", "greedy", "", "--deal-any-time")
+    same[1]["won"] = 2
+    assert "The check fails" in docgen.runs_agree("idiots-delight", "greedy", "", "--deal-any-time")
+    _stored(monkeypatch, "idiots-delight", same[:1])
+    assert "not in the stored data" in docgen.runs_agree("idiots-delight", "greedy", "", "--deal-any-time")
+
+
+def test_a_published_mean_is_placed_against_our_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    _stored(monkeypatch, "klondike", [_run([], None, 4, 0, net={"-47": 2, "-37": 2})])
+    text = docgen.compare_mean("klondike", "net", "-8.85", "Net", unit="$")
+    assert "measured mean −$42.00" in text and "4 deals" in text and "**above** our interval" in text
+
+
+def test_every_plot_series_carries_its_deal_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    _stored(monkeypatch, "klondike", [_run([], None, 3, 0, to_foundation={"5": 2, "9": 1})])
+    assert "default rules (3 deals)" in docgen.plot("klondike", "to_foundation")
+    assert "default rules (3 lost deals)" in docgen.plot("klondike", "to_foundation", side="lost")
+
+
+def test_the_benchmark_summary_is_computed_from_the_stored_rows(monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = [{"name": "ArrayStack", "kind": "array", "baseline": "list", "ops": ops, "ns_per_op": ns,
+             "baseline_ns_per_op": 20.0, "ratio": ns / 20.0} for ops, ns in ((1000, 60.0), (10000, 90.0))]
+    monkeypatch.setattr(docgen, "_load", lambda name: {"rows": rows})
+    text = docgen.bench_summary()
+    assert "from 3.0× (`ArrayStack`) to 4.5× (`ArrayStack`)" in text
+    assert "took from 15.0×" in text and "0 of the 1 classes met both targets" in text
+
+
+def test_no_page_claims_a_measured_comparison_in_fixed_words() -> None:
+    statistics = (DOCS / "explanation/statistics.md").read_text(encoding="utf-8")
+    structures = (DOCS / "explanation/structures/index.md").read_text(encoding="utf-8")
+    assert "ours is narrower" not in statistics and "as in the figures stored now" not in statistics
+    assert "<!-- gen: pm-clarke -->" in statistics and "<!-- gen: bench-summary -->" in structures
