@@ -492,3 +492,35 @@ def test_no_page_claims_a_measured_comparison_in_fixed_words() -> None:
     structures = (DOCS / "explanation/structures/index.md").read_text(encoding="utf-8")
     assert "ours is narrower" not in statistics and "as in the figures stored now" not in statistics
     assert "<!-- gen: pm-clarke -->" in statistics and "<!-- gen: bench-summary -->" in structures
+
+
+# -- the README ----------------------------------------------------------------------------------------
+
+
+def _readme_section(title: str) -> str:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(rf"^## {re.escape(title)}\s*\n(.*?)(?=^## |\Z)", text, re.MULTILINE | re.DOTALL)
+    assert found is not None, f"README.md has no '## {title}' section"
+    return found.group(1)
+
+
+def test_the_readme_quick_start_is_exactly_two_commands() -> None:
+    blocks = re.findall(r"^```console\n(.*?)^```", _readme_section("Quick start"), re.MULTILINE | re.DOTALL)
+    assert [len(block.strip().splitlines()) for block in blocks] == [1, 1]
+
+
+def test_every_readme_command_parses_and_the_games_and_docs_are_there() -> None:
+    from solitaire_ds.cli import build_parser
+
+    text = _readme_section("Commands")
+    lines = [line.split("  #")[0].split() for line in text.splitlines() if line.startswith("solitaire-ds ")]
+    for argv in lines:
+        try:
+            build_parser().parse_args(argv[1:])
+        except SystemExit:
+            pytest.fail(f"README.md: `{' '.join(argv)}` does not parse")
+    commands = {" ".join(argv[1:3]) for argv in lines}
+    assert {"play idiots-delight", "play aces-up", "klondike --games", "docs"} <= commands
+    assert any("--player" in argv for argv in lines)
+    where = _readme_section("Where to go next")
+    assert "solitaire-ds docs" in where and ".[docs]" in where
