@@ -60,3 +60,30 @@ def test_bug_loses_points_on_its_exercise(
     result = zoo_results[bug.name]
     assert result.score < result.max_score, f"{bug.description}: not caught by the contract"
     assert not result.reason.startswith("the test run stopped"), result.reason
+
+
+STRUCTURE_BUGS = [b for b in BUGS if b.exercise <= 6]
+
+
+@pytest.mark.parametrize("bug", STRUCTURE_BUGS, ids=[b.name for b in STRUCTURE_BUGS])
+def test_a_structure_bug_is_reported_as_the_operations_that_show_it(
+    bug: Bug, zoo_results: dict[str, ExerciseResult]
+) -> None:
+    message = zoo_results[bug.name].summary
+    first = message.splitlines()[0]
+    assert first.startswith("after "), f"{bug.description}: {message!r} does not name the steps"
+    assert any(word in first for word in (" returned ", " raised ", " failed: ")), message
+    assert not any(line.startswith("assert ") for line in message.splitlines()), message
+
+
+def test_a_peek_that_pops_is_reported_in_plain_words(zoo_results: dict[str, ExerciseResult]) -> None:
+    assert zoo_results["02_stack_peek_pops"].summary == (
+        "after ArrayStack(), push(1), push(2), peek(), peek() returned 1, expected 2")
+
+
+def test_an_error_the_structure_raises_names_the_step_and_the_steps_before(
+    zoo_results: dict[str, ExerciseResult],
+) -> None:
+    message = zoo_results["07_queue_enqueue_forgets_wrap"].summary
+    assert message.startswith("after ArrayQueue(), enqueue(0), "), message
+    assert message.endswith(" raised IndexError: list assignment index out of range"), message
