@@ -3,6 +3,11 @@
 Rule options become flags by themselves: each field of a game's options class is a
 flag (``gather`` -> ``--gather READING``, ``deal_any_time`` -> ``--deal-any-time``), and a
 flag that belongs to another game is refused with a one-line message.
+
+Everything the command line can get wrong is checked before the first deal is played:
+the counts (``--games`` up to :data:`MAX_GAMES`, ``--workers`` up to :func:`max_workers`),
+the rule options, and the folder of a ``--json``/``--jsonl`` file. The report goes to
+stdout and depends only on the deals; the timing line goes to stderr.
 """
 
 from __future__ import annotations
@@ -10,9 +15,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import random
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +27,7 @@ from solitaire_ds.cards import Deck, DeckError
 from solitaire_ds.cli import UsageError
 from solitaire_ds.games import GAMES, UnknownGame, game_class
 from solitaire_ds.games.base import Game, GameOptions, OptionError
-from solitaire_ds.records import RecordError, play_record, render_text, replay
+from solitaire_ds.records import Record, RecordError, play_record, render_text, replay
 from solitaire_ds.simulate import (
     DealSource,
     DeckFileError,
@@ -29,22 +36,98 @@ from solitaire_ds.simulate import (
     read_decks,
     run_deals,
     seeded_deals,
+    timing_line,
 )
 from solitaire_ds.structures.toolkit import DEFAULT_TOOLKIT, Toolkit, load_toolkit
 
-__all__ = ["add_option_flags", "positive_int", "register", "seed_int"]
+__all__ = [
+    "MAX_GAMES",
+    "add_option_flags",
+    "check_output_path",
+    "game_count",
+    "max_workers",
+    "positive_int",
+    "register",
+    "seed_int",
+    "show_count",
+    "worker_count",
+]
+
+#: The most games one run plays: every result is kept for the summary (about 400 bytes
+#: a game, so 4 GB at this bound), and 10 million games already pin a rate to ±0.03%.
+MAX_GAMES = 10_000_000
+
+
+def max_workers() -> int:
+    """Return the most worker processes a run may ask for: 4 per CPU core, at most 64."""
+    return min(64, 4 * (os.cpu_count() or 1))
 
 
 # -- argument types (each error is one line naming the bad value) -----------------------
 
-def positive_int(text: str) -> int:
-    """Parse a count of at least 1 (``--games``, ``--workers``)."""
+def _shown(text: str) -> str:
+    """Return ``text`` quoted for a message, cut short when it is long."""
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def _whole_number(text: str) -> int:
     try:
-        value = int(text)
+        return int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        # Python refuses to read an integer of more than 4300 digits.
+        what = "is far too large" if text.strip().lstrip("+-").isdigit() else "is not a whole number"
+        raise argparse.ArgumentTypeError(f"{_shown(text)} {what}") from None
+
+
+def positive_int(text: str) -> int:
+    """Parse a count of at least 1.
+
+    >>> positive_int("3")
+    3
+    """
+    value = _whole_number(text)
     if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+        raise argparse.ArgumentTypeError(f"{_shown(text)} must be at least 1")
+    return value
+
+
+def game_count(text: str) -> int:
+    """Parse ``--games``: from 1 up to :data:`MAX_GAMES`.
+
+    >>> game_count("100000")
+    100000
+    """
+    value = positive_int(text)
+    if value > MAX_GAMES:
+        raise argparse.ArgumentTypeError(
+            f"{_shown(text)} is more than {MAX_GAMES:,} games in one run; split it into runs "
+            "with different --seed values")
+    return value
+
+
+def worker_count(text: str) -> int:
+    """Parse ``--workers``: from 1 up to :func:`max_workers`."""
+    value = positive_int(text)
+    if value > max_workers():
+        raise argparse.ArgumentTypeError(
+            f"{_shown(text)} is more than {max_workers()} worker processes "
+            f"(4 per CPU core, at most 64; this machine has {os.cpu_count() or 1})")
+    return value
+
+
+def show_count(text: str) -> int:
+    """Parse ``--show``: how many records to print, from 0 up.
+
+    >>> show_count("3")
+    3
+    >>> show_count("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: '-1' must be 0 or more
+    """
+    value = _whole_number(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} must be 0 or more")
     return value
 
 
@@ -53,9 +136,10 @@ def seed_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: a seed is a whole number") from None
+        raise argparse.ArgumentTypeError(f"invalid seed {_shown(text)}: a seed is a whole number "
+                                         "of at most 4300 digits") from None
     if value < 0:
-        raise argparse.ArgumentTypeError(f"invalid seed {text!r}: a seed is 0 or more")
+        raise argparse.ArgumentTypeError(f"invalid seed {_shown(text)}: a seed is 0 or more")
     return value
 
 
@@ -93,9 +177,14 @@ def _options(cls: type[Game], args: argparse.Namespace) -> GameOptions:
     """Return the game's options from the flags; refuse flags of other games."""
     names = {f.name for f in dataclasses.fields(cls.options_type)}
     given = {k[4:]: v for k, v in vars(args).items() if k.startswith("opt_") and v is not None}
-    for name in given:
+    for name, value in given.items():
+        flag = "--" + name.replace("_", "-")
         if name not in names:
-            raise UsageError(f"--{name.replace('_', '-')} does not apply to {cls.name}")
+            raise UsageError(f"{flag} does not apply to {cls.name}")
+        try:  # each option alone first, so that the message can name its flag
+            cls.options_type(**{name: value}).validate()
+        except OptionError as exc:
+            raise UsageError(f"{flag}: {exc}") from None
     try:
         options = cls.options_type(**given)
         options.validate()
@@ -149,6 +238,8 @@ def _play(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
         deck = Deck.shuffled(seed)
         origin = f"seed {seed}"
+    if args.json is not None:
+        check_output_path(args.json, "--json")
     toolkit = _toolkit(args.impl)
     chosen = _choose(cls, args.player)
     choose, player = chosen if chosen is not None else (None, None)
@@ -185,6 +276,26 @@ def _where(exc: BaseException) -> str:
     return f"{type(owner).__name__}.{name}" if owner is not None else name
 
 
+def check_output_path(path: Path, flag: str) -> None:
+    """Refuse, before any game is played, an output file that could not be written.
+
+    Raise :class:`~solitaire_ds.cli.UsageError` naming ``flag`` and ``path`` when the path
+    is a folder, its folder does not exist, or either may not be written. Nothing is
+    created: a run that fails later leaves no empty file behind.
+    """
+    folder = path.parent
+    if path.is_dir():
+        raise UsageError(f"{flag} {path}: that is a folder; give a file name")
+    if not folder.is_dir():
+        if folder.exists():
+            raise UsageError(f"{flag} {path}: {folder} is not a folder")
+        raise UsageError(f"{flag} {path}: the folder {folder} does not exist")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UsageError(f"{flag} {path}: the file may not be written")
+    if not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"{flag} {path}: the folder {folder} may not be written")
+
+
 def _write(path: Path, text: str) -> None:
     try:
         path.write_text(text, encoding="utf-8")
@@ -200,12 +311,14 @@ def _simulate(args: argparse.Namespace) -> int:
         from solitaire_ds.klondike_report import run_report
 
         return run_report(args)
+    if args.show is not None:
+        raise UsageError(f"--show applies to klondike only: {cls.name} prints a summary")
     options = _options(cls, args)
     if args.decks is not None:
         if args.seed is not None or args.games is not None:
             raise UsageError("--decks plays the file's decks: give no --seed or --games with it")
         try:
-            sources: list[DealSource] = read_decks(args.decks)
+            sources: Sequence[DealSource] = read_decks(args.decks)
         except DeckFileError as exc:
             raise UsageError(str(exc)) from None
     else:
@@ -216,6 +329,8 @@ def _simulate(args: argparse.Namespace) -> int:
     player = chosen[1] if chosen is not None else None
     if player == "interactive":
         raise UsageError("simulate needs a player that decides by itself (greedy or solver)")
+    if args.jsonl is not None:
+        check_output_path(args.jsonl, "--jsonl")
     run = SimulationRun(cls.name, options.to_json(), player)
     started = time.perf_counter()
     results = run_deals(run, sources, args.workers, ProgressBar(f"{cls.name}"))
@@ -223,8 +338,8 @@ def _simulate(args: argparse.Namespace) -> int:
     if args.jsonl is not None:
         _write(args.jsonl, "".join(json.dumps(r) + "\n" for r in results))
     print(summary(cls, options, player, sources, results, args))
-    print(f"time: {elapsed:.2f} s, {len(results) / elapsed:,.0f} deals per second "
-          f"({args.workers} worker{'s' if args.workers > 1 else ''})")
+    # The timing differs from run to run and with --workers: stderr, so stdout does not.
+    print(timing_line(len(results), elapsed, args.workers), file=sys.stderr)
     return 0
 
 
@@ -232,15 +347,16 @@ def summary(
     cls: type[Game],
     options: GameOptions,
     player: str | None,
-    sources: list[DealSource],
-    results: list[dict[str, Any]],
+    sources: Sequence[DealSource],
+    results: Sequence[dict[str, Any]],
     args: argparse.Namespace,
 ) -> str:
     """Return the simulation summary (everything but the timing line)."""
     where = (f"decks from {args.decks}" if args.decks is not None
              else f"seed {args.seed if args.seed is not None else 0}")
     opts = ", ".join(f"{k} = {v}" for k, v in options.to_json().items()) or "none"
-    lines = [f"{cls.title}: {len(results)} deals ({where}); options: {opts}"
+    n = len(results)
+    lines = [f"{cls.title}: {n} deal{'s' if n != 1 else ''} ({where}); options: {opts}"
              + (f"; player: {player}" if player else "")]
     lines += ["  " + line for line in cls.summarize(results)]
     return "\n".join(lines)
@@ -251,26 +367,40 @@ def summary(
 def _replay(args: argparse.Namespace) -> int:
     path: Path = args.file
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path}: {exc}") from None
+        data = path.read_bytes()
+    except OSError as exc:  # no such file, a folder, no permission: misuse of the command
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
-        record = replay(_load_json(path, text))
+        record = replay(_load_record(data))
+        text = "" if args.quiet else render_text(record)
     except RecordError as exc:
         print(f"{path}: rejected: {exc}", file=sys.stderr)
         return 1
-    if not args.quiet:
-        print(render_text(record), end="")
+    except Exception as exc:  # a corrupt record can break the reader anywhere: never a traceback
+        print(f"{path}: rejected: the record cannot be read "
+              f"({type(exc).__name__}: {_short(str(exc))})", file=sys.stderr)
+        return 1
+    print(text, end="")
     print(f"{path}: verified: {len(record.events)} events replay exactly")
     return 0
 
 
-def _load_json(path: Path, text: str) -> object:
+def _load_record(data: bytes) -> Record:
+    """Read a record from the bytes of a file; raise :class:`RecordError` if it is not one."""
     try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise RecordError(f"not valid JSON: {exc.msg} at line {exc.lineno}, "
-                          f"column {exc.colno}") from None
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"not valid UTF-8: byte {exc.start + 1} is {data[exc.start]:#04x}"
+                          ) from None
+    try:
+        return Record.loads(text)
+    except RecursionError:
+        raise RecordError("not a record: the JSON is nested too deeply to read") from None
+
+
+def _short(text: str, limit: int = 200) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 # -- registration ---------------------------------------------------------------------
@@ -299,15 +429,18 @@ def register(subparsers: Any) -> None:
         description="Play many deals (random from --seed, or from --decks FILE) and print a "
         "summary with 95%% intervals. Same seed, same results, whatever --workers.")
     sim.add_argument("game", help=f"one of: {games}")
-    sim.add_argument("--games", type=positive_int, help="how many deals (default 1000)")
+    sim.add_argument("--games", type=game_count,
+                     help=f"how many deals (default 1000, at most {MAX_GAMES:,})")
     sim.add_argument("--seed", type=seed_int, help="master seed of the deals (default 0)")
     sim.add_argument("--decks", type=Path, metavar="FILE",
                      help="play these decks instead: one deck per line")
-    sim.add_argument("--workers", type=positive_int, default=1,
-                     help="worker processes (default 1)")
+    sim.add_argument("--workers", type=worker_count, default=1,
+                     help=f"worker processes (default 1, at most {max_workers()} here)")
     sim.add_argument("--jsonl", type=Path, metavar="FILE",
                      help="write one JSON object per deal, in deal order")
     sim.add_argument("--player", help="who decides, in games with decisions (greedy or solver)")
+    sim.add_argument("--show", type=show_count, metavar="K",
+                     help="klondike: print the whole record of the first K games (default 2)")
     add_option_flags(sim)
     sim.set_defaults(handler=_simulate)
 

@@ -2,8 +2,9 @@
 
 Invariant: the report is a function of the deals alone. The games are played in worker
 processes without records; the first ``--show`` games are then played again, recorded,
-in this process. So the same seed (or decks file) gives the same report, line for line,
-whatever ``--workers`` is; only the closing timing line differs.
+in this process. So the same seed (or decks file) gives the same report, byte for byte,
+whatever ``--workers`` is. The closing timing line (wall time, games per second, peak
+memory), which does differ, goes to stderr.
 
 The report holds, in order:
 
@@ -14,20 +15,30 @@ The report holds, in order:
 * the totals: games played, games won, cards played to the foundations, and the net
   winnings in all and per game, with a sign and a 95% interval for the per-game mean.
 
-``solitaire-ds simulate klondike`` prints the same report (see :func:`run_report`).
+``solitaire-ds simulate klondike`` prints the same report and takes the same options,
+``--show`` included (see :func:`run_report`).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from solitaire_ds.cli import UsageError
-from solitaire_ds.commands import positive_int, seed_int
+from solitaire_ds.commands import (
+    MAX_GAMES,
+    check_output_path,
+    game_count,
+    max_workers,
+    seed_int,
+    show_count,
+    worker_count,
+)
 from solitaire_ds.games.klondike import PAYOUT, STAKE, Klondike, dollars
 from solitaire_ds.records import play_record, render_text
 from solitaire_ds.simulate import (
@@ -38,6 +49,7 @@ from solitaire_ds.simulate import (
     read_decks,
     run_deals,
     seeded_deals,
+    timing_line,
 )
 
 __all__ = ["DEFAULT_GAMES", "DEFAULT_SHOW", "register", "report", "run_report", "show_count"]
@@ -48,26 +60,11 @@ DEFAULT_GAMES = 1000
 DEFAULT_SHOW = 2
 
 
-def show_count(text: str) -> int:
-    """Parse ``--show``: how many records to print, from 0 up.
-
-    >>> show_count("3")
-    3
-    >>> show_count("-1")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: '-1' must be 0 or more
-    """
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
-    return value
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' if count != 1 else ''}"
 
 
-def _sources(args: argparse.Namespace) -> tuple[list[DealSource], str]:
+def _sources(args: argparse.Namespace) -> tuple[Sequence[DealSource], str]:
     """Return the deals the arguments ask for, and a phrase saying where they come from."""
     games: int | None = args.games
     if args.decks is not None:
@@ -79,7 +76,8 @@ def _sources(args: argparse.Namespace) -> tuple[list[DealSource], str]:
             raise UsageError(str(exc)) from None
         if games is not None:
             if games > len(sources):
-                raise UsageError(f"--games {games}: {args.decks} holds only {len(sources)} decks")
+                raise UsageError(f"--games {games}: {args.decks} holds only "
+                                 f"{_plural(len(sources), 'deck')}")
             sources = sources[:games]
         return sources, f"decks from {args.decks}"
     seed = args.seed if args.seed is not None else 0
@@ -124,7 +122,7 @@ def report(
     ...
     """
     n = len(results)
-    lines = [f"Klondike for money: {n} game{'s' if n != 1 else ''}"
+    lines = [f"Klondike for money: {_plural(n, 'game')}"
              + (f" ({where})" if where else "")
              + f"; the player pays ${STAKE} a game and wins ${PAYOUT} a card played to the "
              "foundations", ""]
@@ -136,7 +134,7 @@ def report(
         lines += ["", f"Game {number}: {res['to_foundation']} cards to the foundations; "
                   f"paid ${STAKE}, won ${PAYOUT * res['to_foundation']}: "
                   f"net {dollars(res['net'])}", ""]
-    lines.append(f"All {n} game{'s' if n != 1 else ''}:")
+    lines.append(f"All {_plural(n, 'game')}:")
     lines += ["  " + line for line in Klondike.summarize(results)]
     return "\n".join(lines)
 
@@ -144,30 +142,31 @@ def report(
 def run_report(args: argparse.Namespace) -> int:
     """Handle ``klondike`` (and ``simulate klondike``): play, report, time; return 0.
 
-    Arguments: ``games``, ``seed``, ``decks``, ``workers``, ``jsonl`` and, for the
-    ``klondike`` command, ``show`` (``simulate`` shows the default 2 records).
-    Raise :class:`~solitaire_ds.cli.UsageError` for a bad decks file or an option that
+    Arguments: ``games``, ``seed``, ``decks``, ``workers``, ``jsonl`` and ``show`` (None
+    or missing: the default 2 records). The report goes to stdout, the timing line to
+    stderr. Raise :class:`~solitaire_ds.cli.UsageError`, before any game is played, for a
+    bad decks file, a ``--jsonl`` file that could not be written, or an option that
     belongs to another game.
 
     >>> args = argparse.Namespace(games=2, seed=5, decks=None, workers=1, jsonl=None, show=0)
     >>> run_report(args)  # doctest: +ELLIPSIS
     Klondike for money: 2 games (seed 5); ...
-    time: ...
     0
     """
     _refuse_other_options(args)
     sources, where = _sources(args)
-    show: int = getattr(args, "show", DEFAULT_SHOW)
+    show: int | None = getattr(args, "show", None)
+    if args.jsonl is not None:
+        check_output_path(args.jsonl, "--jsonl")
     started = time.perf_counter()
     results = run_deals(SimulationRun(Klondike.name, {}), sources, args.workers,
-                        ProgressBar(Klondike.name))
+                        ProgressBar(Klondike.name, unit="games"))
     elapsed = time.perf_counter() - started
     if args.jsonl is not None:
         _write(args.jsonl, "".join(json.dumps(r) + "\n" for r in results))
-    print(report(sources, results, show, where))
-    workers = f"{args.workers} worker{'s' if args.workers > 1 else ''}"
-    print(f"time: {elapsed:.2f} s, {len(results) / max(elapsed, 1e-9):,.0f} games per second "
-          f"({workers})")
+    print(report(sources, results, DEFAULT_SHOW if show is None else show, where))
+    # The timing differs from run to run and with --workers: stderr, so stdout does not.
+    print(timing_line(len(results), elapsed, args.workers, "games"), file=sys.stderr)
     return 0
 
 
@@ -192,17 +191,17 @@ def register(subparsers: Any) -> None:
         f"${STAKE} a game and winning ${PAYOUT} a card played to the foundations. Prints "
         "the complete record of the first games, then the net winnings. Same seed, same "
         "report, whatever --workers.")
-    parser.add_argument("--games", type=positive_int,
-                        help=f"how many games (default {DEFAULT_GAMES}; with --decks, the "
-                        "first GAMES decks of the file, default all)")
+    parser.add_argument("--games", type=game_count,
+                        help=f"how many games (default {DEFAULT_GAMES}, at most {MAX_GAMES:,}; "
+                        "with --decks, the first GAMES decks of the file, default all)")
     source = parser.add_mutually_exclusive_group()
     source.add_argument("--seed", type=seed_int, help="master seed of the deals (default 0)")
     source.add_argument("--decks", type=Path, metavar="FILE",
                         help="play these decks instead: one deck per line")
     parser.add_argument("--show", type=show_count, default=DEFAULT_SHOW, metavar="K",
                         help=f"print the whole record of the first K games (default {DEFAULT_SHOW})")
-    parser.add_argument("--workers", type=positive_int, default=1,
-                        help="worker processes (default 1)")
+    parser.add_argument("--workers", type=worker_count, default=1,
+                        help=f"worker processes (default 1, at most {max_workers()} here)")
     parser.add_argument("--jsonl", type=Path, metavar="FILE",
                         help="write one JSON object per game, in deal order")
     parser.set_defaults(handler=run_report)

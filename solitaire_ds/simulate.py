@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, overload
 
 from solitaire_ds.cards import Deck, DeckError
 from solitaire_ds.games import game_class
@@ -32,11 +32,14 @@ __all__ = [
     "DeckFileError",
     "Progress",
     "ProgressBar",
+    "SeededDeals",
     "SimulationRun",
     "deal_seed",
+    "peak_memory_mb",
     "read_decks",
     "run_deals",
     "seeded_deals",
+    "timing_line",
 ]
 
 
@@ -78,9 +81,61 @@ def deal_seed(master: int, deal: int) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def seeded_deals(master: int, games: int) -> list[DealSource]:
-    """Return ``games`` deal sources drawn from the master seed."""
-    return [DealSource(n, seed=deal_seed(master, n)) for n in range(1, games + 1)]
+class SeededDeals(Sequence[DealSource]):
+    """The deals of a master seed, made one at a time when asked for (none are stored).
+
+    Deal ``i`` (from 1) is at index ``i - 1``; a slice is another :class:`SeededDeals`.
+    So ``--games`` can be large without a list of that many deals being built first.
+
+    Runtime complexity: O(1) memory; O(1) per deal looked at.
+
+    >>> deals = SeededDeals(1, 1000)
+    >>> len(deals), deals[0].seed == deal_seed(1, 1), deals[-1].deal
+    (1000, True, 1000)
+    >>> [d.deal for d in deals[10:13]]
+    [11, 12, 13]
+    """
+
+    def __init__(self, master: int, games: int, first: int = 1) -> None:
+        if games < 0:
+            raise ValueError(f"a run has 0 or more games, not {games}")
+        self.master = master
+        self._first = first
+        self._range = range(first, first + games)
+
+    def __len__(self) -> int:
+        return len(self._range)
+
+    @overload
+    def __getitem__(self, index: int) -> DealSource: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> SeededDeals: ...
+
+    def __getitem__(self, index: int | slice) -> DealSource | SeededDeals:
+        if isinstance(index, slice):
+            part = self._range[index]
+            if part.step != 1:
+                raise ValueError("seeded deals slice only with step 1")
+            return SeededDeals(self.master, len(part), part.start)
+        number = self._range[index]  # IndexError when out of range, as a list
+        return DealSource(number, seed=deal_seed(self.master, number))
+
+    def __iter__(self) -> Iterator[DealSource]:
+        for number in self._range:
+            yield DealSource(number, seed=deal_seed(self.master, number))
+
+    def __repr__(self) -> str:
+        return f"SeededDeals({self.master}, {len(self)}, first={self._first})"
+
+
+def seeded_deals(master: int, games: int) -> SeededDeals:
+    """Return ``games`` deal sources drawn from the master seed (made lazily).
+
+    >>> [d.deal for d in seeded_deals(3, 2)]
+    [1, 2]
+    """
+    return SeededDeals(master, games)
 
 
 def read_decks(path: Path) -> list[DealSource]:
@@ -154,9 +209,10 @@ def run_deals(
     """
     total = len(sources)
     chunk_size = max(1, min(200, total // (workers * 8) or 1))
-    chunks = [sources[i:i + chunk_size] for i in range(0, total, chunk_size)]
+    # A generator, not a list: the chunks are cut as the workers take them.
+    chunks = (sources[i:i + chunk_size] for i in range(0, total, chunk_size))
     results: list[dict[str, Any]] = []
-    for part in _map(run.play_chunk, chunks, workers):
+    for part in _map(run.play_chunk, chunks, min(workers, -(-total // chunk_size))):
         results += part
         if progress is not None:
             progress(len(results), total)
@@ -165,10 +221,10 @@ def run_deals(
 
 def _map(
     func: Callable[[Sequence[DealSource]], list[dict[str, Any]]],
-    chunks: list[Sequence[DealSource]],
+    chunks: Iterator[Sequence[DealSource]],
     workers: int,
 ) -> Iterator[list[dict[str, Any]]]:
-    if workers <= 1 or len(chunks) <= 1:
+    if workers <= 1:
         yield from map(func, chunks)
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
@@ -176,11 +232,49 @@ def _map(
         yield from pool.imap(func, chunks)
 
 
+def peak_memory_mb() -> tuple[float, float] | None:
+    """Return the peak resident memory, in MB, of this process and of its largest child.
+
+    The child figure is the largest finished worker process (``RUSAGE_CHILDREN``); None
+    where the ``resource`` module does not exist (Windows).
+    """
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    # ru_maxrss is in kilobytes on Linux, in bytes on macOS.
+    unit = 1024 * 1024 if sys.platform == "darwin" else 1024
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / unit
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / unit
+    return own, children
+
+
+def timing_line(done: int, elapsed: float, workers: int, unit: str = "deals") -> str:
+    """Return the closing line: wall time, ``unit`` per second, workers and peak memory.
+
+    It differs from run to run, so the commands print it on stderr, apart from the report.
+
+    >>> timing_line(1000, 2.0, 2).startswith("time: 2.00 s, 500 deals per second (2 workers)")
+    True
+    """
+    rate = done / max(elapsed, 1e-9)
+    line = (f"time: {elapsed:.2f} s, {rate:,.0f} {unit} per second "
+            f"({workers} worker{'s' if workers != 1 else ''})")
+    memory = peak_memory_mb()
+    if memory is not None:
+        own, children = memory
+        line += f"; peak memory {own:,.0f} MB in this process"
+        if workers > 1:
+            line += f", {children:,.0f} MB in the largest worker"
+    return line
+
+
 class ProgressBar:
     """A one-line progress bar on a terminal (silent when the stream is not a terminal)."""
 
-    def __init__(self, label: str, stream: TextIO | None = None) -> None:
+    def __init__(self, label: str, stream: TextIO | None = None, unit: str = "deals") -> None:
         self.label = label
+        self.unit = unit
         self.stream = stream = stream if stream is not None else sys.stderr
         self.enabled = stream.isatty() and os.environ.get("TERM") != "dumb"
         self.start = time.perf_counter()
@@ -193,7 +287,7 @@ class ProgressBar:
         elapsed = time.perf_counter() - self.start
         rate = done / elapsed if elapsed > 0 else 0.0
         bar = "#" * filled + "." * (width - filled)
-        self.stream.write(f"\r{self.label} [{bar}] {done}/{total} deals, {rate:,.0f}/s ")
+        self.stream.write(f"\r{self.label} [{bar}] {done}/{total} {self.unit}, {rate:,.0f}/s ")
         if done >= total:
             self.stream.write("\n")
         self.stream.flush()

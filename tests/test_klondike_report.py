@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -21,10 +23,6 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return status, out, err
 
 
-def without_timing(text: str) -> str:
-    return "\n".join(line for line in text.splitlines() if not line.startswith("time: "))
-
-
 @pytest.fixture()
 def decks_file(tmp_path: Path) -> Path:
     path = tmp_path / "decks.txt"
@@ -41,6 +39,10 @@ def decks_file(tmp_path: Path) -> Path:
      (["--show", "-1"], "argument --show: '-1' must be 0 or more"),
      (["--show", "two"], "argument --show: 'two' is not a whole number"),
      (["--workers", "0"], "argument --workers: '0' must be at least 1"),
+     (["--workers", "65"], "argument --workers: '65' is more than "),
+     (["--games", "10000001"], "argument --games: '10000001' is more than 10,000,000 games"),
+     (["--games", "3", "--jsonl", "no-such-folder/games.jsonl"],
+      "--jsonl no-such-folder/games.jsonl: the folder no-such-folder does not exist"),
      (["--decks", "no-such-file.txt"], "cannot read no-such-file.txt"),
      (["--seed", "1", "--decks", "x.txt"], "not allowed with argument --seed")],
 )
@@ -71,21 +73,39 @@ def test_more_games_than_the_decks_file_holds_is_refused(
     assert err.strip() == f"solitaire-ds: error: --games 4: {decks_file} holds only 3 decks"
 
 
+def test_a_decks_file_of_one_deck_is_counted_in_the_singular(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "good.txt"
+    path.write_text(f"{Deck.standard()}\n", encoding="utf-8")
+    status, _, err = run(capsys, "klondike", "--decks", str(path), "--games", "2")
+    assert status == 2 and err.strip() == f"solitaire-ds: error: --games 2: {path} holds only 1 deck"
+
+
+def test_a_jsonl_file_that_cannot_be_written_is_refused_before_any_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    status, out, err = run(capsys, "simulate", "klondike", "--games", "3", "--jsonl", str(tmp_path))
+    assert status == 2 and out == ""  # no report: nothing was played
+    assert err.strip() == f"solitaire-ds: error: --jsonl {tmp_path}: that is a folder; give a file name"
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["--player", "greedy"], "klondike has no decisions, so it takes no --player"),
+    (["--workers", "1000"], "argument --workers: '1000' is more than "),
     (["--gather", "left-face-up"], "--gather does not apply to klondike"),
 ])
 def test_simulate_klondike_refuses_what_belongs_to_other_games(
     capsys: pytest.CaptureFixture[str], argv: list[str], message: str
 ) -> None:
     status, out, err = run(capsys, "simulate", "klondike", "--games", "3", *argv)
-    assert status == 2 and out == "" and err.strip() == f"solitaire-ds: error: {message}"
+    assert status == 2 and out == "" and len(err.splitlines()) == 1 and message in err, err
 
 
 def test_the_report_shows_two_complete_records_then_the_money(
     capsys: pytest.CaptureFixture[str], decks_file: Path
 ) -> None:
-    status, out, _ = run(capsys, "klondike", "--decks", str(decks_file))
+    status, out, err = run(capsys, "klondike", "--decks", str(decks_file))
     assert status == 0
     assert out.startswith(f"Klondike for money: 3 games (decks from {decks_file}); the player "
                           "pays $52 a game and wins $5 a card played to the foundations\n")
@@ -106,7 +126,22 @@ def test_the_report_shows_two_complete_records_then_the_money(
     sign = "+" if net > 0 else "-"
     assert totals[4].startswith(f"  net winnings: {sign}${abs(net)} in all ($156 paid, "
                                 f"${5 * sum(cards)} won); {sign}${abs(net) / 3:.2f} a game (95% CI ")
-    assert totals[-1].startswith("time: ")
+    assert len(totals) == 5  # the timing line is on stderr
+    assert err.startswith("time: ") and " games per second (1 worker); peak memory " in err
+
+
+def test_a_zero_net_carries_a_sign_too() -> None:
+    # One game never nets zero (5 × cards − 52 is never 0), but a run can: three games of
+    # 10 cards (−$2 each) and two of 11 (+$3 each) pay back exactly the $260 staked.
+    from solitaire_ds.klondike_report import report
+    from solitaire_ds.simulate import seeded_deals
+
+    results = [{"won": False, "to_foundation": c, "cards_left": 52 - c, "net": 5 * c - 52}
+               for c in (10, 10, 10, 11, 11)]
+    text = report(seeded_deals(1, 5), results, show=0)
+    assert "  net winnings: +$0 in all ($260 paid, $260 won); +$0.00 a game (95% CI -$" in text
+    one = report(seeded_deals(1, 1), results[:1], show=0)
+    assert one.endswith("  net winnings: -$2 in all ($52 paid, $50 won); -$2.00 a game (95% CI n/a)")
 
 
 def test_show_k_prints_k_records(capsys: pytest.CaptureFixture[str], decks_file: Path) -> None:
@@ -121,9 +156,10 @@ def test_the_same_seed_gives_the_same_report_whatever_the_workers(
 ) -> None:
     _, one, _ = run(capsys, "klondike", "--games", "40", "--seed", "7", "--jsonl",
                     str(tmp_path / "one.jsonl"))
-    _, two, _ = run(capsys, "klondike", "--games", "40", "--seed", "7", "--workers", "2",
-                    "--jsonl", str(tmp_path / "two.jsonl"))
-    assert without_timing(one) == without_timing(two)
+    _, two, err = run(capsys, "klondike", "--games", "40", "--seed", "7", "--workers", "2",
+                      "--jsonl", str(tmp_path / "two.jsonl"))
+    assert one == two  # byte for byte: the timing line goes to stderr
+    assert err.startswith("time: ") and " games per second (2 workers); peak memory " in err
     assert (tmp_path / "one.jsonl").read_text() == (tmp_path / "two.jsonl").read_text()
     assert "Klondike for money: 40 games (seed 7)" in one
 
@@ -131,7 +167,36 @@ def test_the_same_seed_gives_the_same_report_whatever_the_workers(
 def test_simulate_klondike_prints_the_same_report(capsys: pytest.CaptureFixture[str]) -> None:
     _, report, _ = run(capsys, "klondike", "--games", "20", "--seed", "3")
     _, simulated, _ = run(capsys, "simulate", "klondike", "--games", "20", "--seed", "3")
-    assert without_timing(report) == without_timing(simulated)
+    assert report == simulated and report.count("=== Game ") == 2
+
+
+def test_simulate_klondike_takes_show_like_the_klondike_command(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, report, _ = run(capsys, "klondike", "--games", "5", "--seed", "3", "--show", "3")
+    status_sim, simulated, _ = run(capsys, "simulate", "klondike", "--games", "5", "--seed", "3",
+                                   "--show", "3")
+    assert status == status_sim == 0
+    assert report == simulated and simulated.count("=== Game ") == 3
+    _, none, _ = run(capsys, "simulate", "klondike", "--games", "5", "--seed", "3", "--show", "0")
+    assert "=== Game" not in none and "All 5 games:" in none
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_progress_bar_counts_games(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setenv("TERM", "xterm")
+    status, _, _ = run(capsys, "klondike", "--games", "4", "--seed", "1", "--show", "0")
+    assert status == 0
+    bar = terminal.getvalue()
+    assert "\rklondike [" in bar and "] 4/4 games, " in bar and "deals" not in bar
 
 
 def test_jsonl_holds_one_result_per_game_in_deal_order(

@@ -75,13 +75,18 @@ def test_simulate_takes_the_player_and_prints_the_summary(
 
 def test_simulate_gives_the_same_results_whatever_the_workers(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    outputs = []
+    outputs, summaries, timings = [], [], []
     for workers in ("1", "2"):
         path = tmp_path / f"r{workers}.jsonl"
-        run(capsys, "simulate", "idiots-delight", "--games", "24", "--player", "solver",
-            "--workers", workers, "--jsonl", str(path))
+        _, out, err = run(capsys, "simulate", "idiots-delight", "--games", "24", "--player",
+                          "solver", "--workers", workers, "--jsonl", str(path))
         outputs.append(path.read_text(encoding="utf-8"))
-    assert outputs[0] == outputs[1]
+        summaries.append(out)
+        timings.append(err)
+    assert outputs[0] == outputs[1] and summaries[0] == summaries[1]
+    # Issue 4: the solver's run prints deals per second and peak memory (on stderr).
+    assert " deals per second (2 workers); peak memory " in timings[1]
+    assert " MB in this process, " in timings[1] and timings[1].endswith(" MB in the largest worker\n")
 
 
 def test_simulate_refuses_the_interactive_player(capsys: pytest.CaptureFixture[str]) -> None:
