@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from rest_markdown import to_markdown
+from rest_markdown import roles_to_code, to_markdown
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DATA = ROOT / "docs" / "data"
@@ -393,7 +393,7 @@ def complexity(cls: str) -> str:
              for m in [_COMPLEXITY.search(inspect.getdoc(vars(base)[name]) or "")] if m), None)
         cost = " ".join(found.group("text").split()).rstrip(".") if found else "*not stated in the docstring*"
         summary = re.split(r"\s*Runtime complexity:", doc.split("\n\n")[0])[0]
-        summary = " ".join(summary.split()) or "—"
+        summary = " ".join(roles_to_code(summary).split()) or "—"
         try:
             params = ", ".join(p for p in inspect.signature(function).parameters if p != "self")
         except (TypeError, ValueError):
