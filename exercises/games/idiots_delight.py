@@ -177,7 +177,7 @@ class IdiotsDelight(Game):
         if self.over:
             raise IllegalMove("the game is over")
         if not self.needs_decision():
-            raise IllegalMove("no move is possible now: the game deals by itself")
+            raise IllegalMove(self._why_no_move())
         if move.kind == "quit" and not move.piles:
             self.emit({"type": "quit"})
             self._end()
@@ -194,6 +194,15 @@ class IdiotsDelight(Game):
             raise IllegalMove(f"unknown move {str(move)!r} (moves: pair I J, suit I J, deal, quit)")
         first, second = self._two_tops(move)
         raise NotImplementedError("Refuse cards of different rank (pair) or suit (suit); discard both or the lower; emit.")
+
+    def _why_no_move(self) -> str:
+        """Say why the game does not wait for a move now (it is not over)."""
+        if self.deals == 0:
+            return "nothing is dealt yet: the game deals the first four cards by itself"
+        if self.stock:
+            return "no pair or suit move is possible now: the game deals by itself"
+        return ("no pair or suit move is possible and the stock is empty: nothing is left to "
+                "deal, so the game ends by itself")
 
     def _two_tops(self, move: Move) -> tuple[Card, Card]:
         """Return the showing cards of the move's two piles (lower pile number first)."""

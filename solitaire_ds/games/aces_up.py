@@ -174,7 +174,7 @@ class AcesUp(Game):
         if self.over:
             raise IllegalMove("the game is over")
         if not self.needs_decision():
-            raise IllegalMove("no move is possible now: the game goes on by itself")
+            raise IllegalMove(self._why_no_move())
         if move.kind in ("deal", "end", "quit") and not move.piles:
             if move.kind == "deal" and not self.stock:
                 raise IllegalMove("the stock is empty: 'end' finishes the game")
@@ -213,6 +213,18 @@ class AcesUp(Game):
         self.emit({"type": "move", "card": card.code, "from": source, "to": target})
         self._discard()
         # END SOLUTION
+
+    def _why_no_move(self) -> str:
+        """Say why the game does not wait for a move now (it is not over)."""
+        if self.deals == 0:
+            return "nothing is dealt yet: the game deals the first four cards by itself"
+        if all(self.piles):
+            why = "no pile is empty, so no card can move"
+        else:  # an empty pile, and a card that may not fill it
+            why = "no ace shows to fill the empty pile (--aces-only)"
+        if self.stock:
+            return f"{why}: the game deals by itself"
+        return f"{why} and the stock is empty: the game ends by itself"
 
     def advance(self) -> None:
         """Take the next forced step: deal four cards (and discard), or end the game.

@@ -191,7 +191,7 @@ class IdiotsDelight(Game):
         if self.over:
             raise IllegalMove("the game is over")
         if not self.needs_decision():
-            raise IllegalMove("no move is possible now: the game deals by itself")
+            raise IllegalMove(self._why_no_move())
         if move.kind == "quit" and not move.piles:
             self.emit({"type": "quit"})
             self._end()
@@ -223,6 +223,15 @@ class IdiotsDelight(Game):
             self.discarded += 1
             self.emit({"type": "suit", "piles": [i, j], "discard": lower.code,
                        "keep": self.piles[high - 1].peek().code})
+
+    def _why_no_move(self) -> str:
+        """Say why the game does not wait for a move now (it is not over)."""
+        if self.deals == 0:
+            return "nothing is dealt yet: the game deals the first four cards by itself"
+        if self.stock:
+            return "no pair or suit move is possible now: the game deals by itself"
+        return ("no pair or suit move is possible and the stock is empty: nothing is left to "
+                "deal, so the game ends by itself")
 
     def _two_tops(self, move: Move) -> tuple[Card, Card]:
         """Return the showing cards of the move's two piles (lower pile number first)."""
