@@ -4,7 +4,9 @@ Invariant: every line the player types is answered, and the game only ever recei
 move from its own ``legal_moves()`` -- bad input gets a one-line message and the same
 prompt again.
 
-At each decision the player sees the piles (card symbols, top card last), the stock, and
+At each decision the player first reads what happened since the last one, one line per
+event with card symbols (their own move, then the deals and discards the game made by
+itself), then sees the piles (card symbols, top card last), the stock, and
 the legal moves numbered from 1. They type a number, a move as text (``pair 1 3``), or:
 
 * ``h`` -- help: the rules summary and these commands again;
@@ -44,8 +46,16 @@ RULES: dict[str, str] = {
         "the four aces are left (score 48)."),
 }
 
-_COMMANDS = ("Type the number of a move (or the move itself, like 'pair 1 3'); "
-             "h = help, u = undo your last move, q = quit.")
+#: A move each game accepts, typed as text, for the help line.
+_EXAMPLES: dict[str, str] = {"idiots-delight": "pair 1 3", "aces-up": "move 2 4"}
+
+
+def _commands(game: Game) -> str:
+    """Return the help line of commands, with a move ``game`` itself accepts as example."""
+    example = _EXAMPLES.get(game.name)
+    typed = f"the move itself, like '{example}'" if example else "the move itself"
+    return (f"Type the number of a move (or {typed}); "
+            "h = help, u = undo your last move, q = quit.")
 
 
 class InteractivePlayer:
@@ -69,15 +79,20 @@ class InteractivePlayer:
         self.read = read
         self.write = write
         self.greeted = False
+        self.game: Game | None = None
+        self.shown = 0  # how many of the game's events are already told
 
     def __call__(self, game: Game) -> Move:
-        """Show the table, ask until the answer is a legal move, and return that move."""
+        """Tell what happened, show the table, ask until the answer is a legal move."""
+        if game is not self.game:  # a new game: nothing of it is told yet
+            self.game, self.shown = game, 0
         if not self.greeted:
             self.greeted = True
             self.write(RULES.get(game.name, game.title))
-            self.write(_COMMANDS)
+            self.write(_commands(game))
         while True:
             moves = game.legal_moves()
+            self._tell(game)
             self._show(game, moves)
             while True:
                 try:
@@ -89,6 +104,17 @@ class InteractivePlayer:
                     break  # the game was rebuilt: show it again
                 if isinstance(choice, Move):
                     return choice
+
+    def _tell(self, game: Game) -> None:
+        """Write one line for each event since the last look: the move, deals, discards."""
+        events = game.events
+        if self.shown > len(events):  # an undo rebuilt a shorter game
+            self.shown = len(events)
+        if self.shown < len(events):
+            self.write("")
+        for event in events[self.shown:]:
+            self.write("  " + game.describe(event))
+        self.shown = len(events)
 
     def _show(self, game: Game, moves: list[Move]) -> None:
         self.write("")
@@ -103,7 +129,7 @@ class InteractivePlayer:
         word = answer.lower()
         if word in ("h", "help", "?"):
             self.write(RULES.get(game.name, game.title))
-            self.write(_COMMANDS)
+            self.write(_commands(game))
             return None
         if word in ("q", "quit"):
             quit_move = next((m for m in moves if m.kind in ("quit", "end")), None)
@@ -113,6 +139,7 @@ class InteractivePlayer:
             return quit_move
         if word in ("u", "undo"):
             if _undo(game):
+                self.shown = len(game.events)  # the rebuilt game's events are the old ones
                 self.write("Undone: your last move is taken back.")
                 return "undo"
             self.write("Nothing to undo yet.")

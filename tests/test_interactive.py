@@ -107,3 +107,47 @@ def test_aces_up_moves_name_the_card_and_q_after_the_last_deal_ends() -> None:
     assert "1) move A♣ from pile 3 to 1" in term.text
     assert record.events[-2] == {"type": "end"}
     assert record.result == {"won": True, "cards_left": 4, "score": 8}
+
+
+def test_what_happens_by_itself_is_told_one_line_each_before_the_board() -> None:
+    deck = Deck.parse("2C 3C AC 2D AD 3D 2H AH 2S 3S AS 3H",
+                      ranks=[Rank.ACE, Rank.TWO, Rank.THREE])
+    term = Terminal("deal", "q")
+    play_record(AcesUp(deck), term.player(), "interactive")
+    shown = term.shown
+    first_board = next(n for n, line in enumerate(shown) if line.startswith("pile 1: ·"))
+    # The first deal and its forced discard, before the first board.
+    assert shown.index("  deal 1: 2♣ 3♣ A♣ 2♦") < first_board
+    assert shown.index("  discard 2♣ 3♣ (lower than a showing card of its suit)") < first_board
+    # The player's deal, then the discards it forced, then the board they lead to.
+    told = shown.index("  you deal 2: A♦ 3♦ 2♥ A♥")
+    assert shown[told + 1] == "  discard 3♦ 2♥ (lower than a showing card of its suit)"
+    assert shown[told + 2] == "" and shown[told + 3].startswith("pile 1: A♦\n")
+
+
+def test_an_automatic_deal_of_idiots_delight_is_told() -> None:
+    term = Terminal("pair 1 3", "pair 2 4", "q")
+    play_record(IdiotsDelight(EIGHT), term.player(), "interactive")
+    told = term.shown.index("  pair 2 4: discard 2♣ 2♦")
+    assert term.shown[told + 1] == "  deal 2: A♥ 2♥ A♠ 2♠"
+    assert term.shown.count("  pair 1 3: discard A♣ A♦") == 1  # each event told once
+
+
+def test_an_undone_move_is_not_told_again() -> None:
+    term = Terminal("pair 1 3", "u", "pair 1 3", "q")
+    play_record(IdiotsDelight(EIGHT), term.player(), "interactive")
+    assert term.shown.count("  pair 1 3: discard A♣ A♦") == 2  # played twice, told twice
+    assert term.shown.count("  deal 1: A♣ 2♣ A♦ 2♦") == 1
+
+
+@pytest.mark.parametrize(("game", "example", "foreign"), [
+    (IdiotsDelight(EIGHT), "like 'pair 1 3'", "move 2 4"),
+    (AcesUp(Deck.shuffled(6)), "like 'move 2 4'", "pair 1 3"),
+])
+def test_the_help_gives_an_example_move_the_game_accepts(
+        game: IdiotsDelight | AcesUp, example: str, foreign: str) -> None:
+    term = Terminal("h", "q")
+    play_record(game, term.player(), "interactive")
+    commands = [line for line in term.shown if line.startswith("Type the number")]
+    assert len(commands) == 2 and all(example in line for line in commands)
+    assert foreign not in "\n".join(commands)
