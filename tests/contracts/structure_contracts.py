@@ -27,7 +27,6 @@ import ast
 import collections
 import errno
 import inspect
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -44,6 +43,7 @@ from hypothesis.stateful import (
 )
 
 from solitaire_ds.structures.base import EmptyStructureError
+from tests.contracts.plain import describe_steps
 
 __all__ = [
     "STATEFUL_SETTINGS",
@@ -75,7 +75,6 @@ STATEFUL_SETTINGS = settings(
 _ITEMS = st.integers(min_value=-1000, max_value=1000)
 _BATCHES = st.lists(_ITEMS, min_size=1, max_size=12)
 _COUNTS = st.integers(min_value=1, max_value=12)
-_HISTORY_SHOWN = 12
 
 
 def run_machine(machine: type[RuleBasedStateMachine], **overrides: Any) -> None:
@@ -93,55 +92,6 @@ def run_machine(machine: type[RuleBasedStateMachine], **overrides: Any) -> None:
 
 
 # -- operations that name themselves -------------------------------------------------------
-
-_HEAD_SHOWN = 3
-
-
-def _describe_steps(history: list[str]) -> str:
-    """Return ``history`` as a comma-separated list, shortened so that it stays readable.
-
-    A step repeated three times or more is written once with its count; a call repeated
-    with the numbers counting up (``push(0)``, ``push(1)``, ...) is written by its first two
-    and last calls; whatever is still long loses its middle.
-
-    >>> _describe_steps(["ArrayStack()", "push(1)", "pop()", "pop()", "pop()"])
-    'ArrayStack(), push(1), pop() (3 times)'
-    >>> _describe_steps(["ArrayStack()", *(f"push({n})" for n in range(1000)), "pop()"])
-    'ArrayStack(), push(0), push(1), ..., push(999), pop()'
-    >>> _describe_steps([f"s{n}" for n in range(20)])
-    's0, s1, s2, ... 5 more ..., s8, s9, s10, s11, s12, s13, s14, s15, s16, s17, s18, s19'
-    """
-    shown: list[str] = []
-    i = 0
-    while i < len(history):
-        step = history[i]
-        j = i + 1
-        while j < len(history) and history[j] == step:
-            j += 1
-        if j - i >= 3:
-            shown.append(f"{step} ({j - i} times)")
-            i = j
-            continue
-        counting = _COUNTING_CALL.fullmatch(step)
-        if counting:
-            name, first = counting.group(1), int(counting.group(2))
-            j = i + 1
-            while j < len(history) and history[j] == f"{name}({first + j - i})":
-                j += 1
-            if j - i >= 4:
-                shown.extend([step, history[i + 1], "...", history[j - 1]])
-                i = j
-                continue
-        shown.append(step)
-        i += 1
-    if len(shown) <= _HEAD_SHOWN + _HISTORY_SHOWN:
-        return ", ".join(shown)
-    hidden = len(shown) - _HEAD_SHOWN - _HISTORY_SHOWN
-    return ", ".join([*shown[:_HEAD_SHOWN], f"... {hidden} more ...", *shown[-_HISTORY_SHOWN:]])
-
-
-_COUNTING_CALL = re.compile(r"(\w+)\((-?\d+)\)")
-
 
 def _show(value: object) -> str:
     """Return ``repr(value)``; for a long list, its length and its first and last items."""
@@ -217,7 +167,7 @@ class Operations:
 
     def steps(self) -> str:
         """Return "after <every step so far>"."""
-        return "after " + _describe_steps(self.history)
+        return "after " + describe_steps(self.history)
 
     def _prefix(self) -> str:
         return self.steps() + ", " if self.history else ""

@@ -2,6 +2,9 @@
 
 The expectations are trusted: the documented loop run here, and the package's pinned
 deals. A failure says in plain words what the shuffle should have produced.
+
+Every assert carries a plain-words message, shown as it is (PYTEST_DONT_REWRITE:
+pytest adds no expression dump under it).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import pytest
 
 from solitaire_ds.cards import Deck
 from solitaire_ds.course import load_module
+from tests.contracts.plain import doing
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +39,8 @@ def documented_shuffle(items: list[int], seed: int) -> list[int]:
 def test_fisher_yates_follows_the_documented_loop(cards: ModuleType, size: int) -> None:
     for seed in range(5):
         items = list(range(size))
-        cards.fisher_yates(items, random.Random(seed))
+        with doing(f"fisher_yates(list(range({size})), random.Random({seed}))"):
+            cards.fisher_yates(items, random.Random(seed))
         expected = documented_shuffle(list(range(size)), seed)
         assert items == expected, (
             f"fisher_yates(list(range({size})), random.Random({seed})) should give {expected}, "
@@ -44,7 +49,8 @@ def test_fisher_yates_follows_the_documented_loop(cards: ModuleType, size: int) 
 
 def test_fisher_yates_shuffles_in_place_and_returns_none(cards: ModuleType) -> None:
     items = list(range(8))
-    returned = cards.fisher_yates(items, random.Random(1))
+    with doing("fisher_yates(list(range(8)), random.Random(1))"):
+        returned = cards.fisher_yates(items, random.Random(1))
     assert returned is None, "fisher_yates shuffles the list it is given and returns None"
     assert sorted(items) == list(range(8)), f"a shuffle must keep every item once, got {items}"
 
@@ -54,14 +60,16 @@ def test_every_order_of_three_cards_comes_up(cards: ModuleType) -> None:
     seen = set()
     for _ in range(600):
         items = [0, 1, 2]
-        cards.fisher_yates(items, rng)
+        with doing("fisher_yates([0, 1, 2], rng), rng = random.Random(0), called 600 times"):
+            cards.fisher_yates(items, rng)
         seen.add(tuple(items))
     assert len(seen) == 6, f"all 6 orders of 3 items should come up in 600 shuffles, saw {sorted(seen)}"
 
 
 @pytest.mark.parametrize("seed", [1, 7, 2024])
 def test_a_seed_deals_the_pinned_deck(cards: ModuleType, seed: int) -> None:
-    theirs = str(cards.Deck.shuffled(seed))
+    with doing(f"Deck.shuffled({seed})"):
+        theirs = str(cards.Deck.shuffled(seed))
     expected = str(Deck.shuffled(seed))
     assert theirs == expected, (
         f"Deck.shuffled({seed}) should deal {expected[:23]}..., dealt {theirs[:23]}...")

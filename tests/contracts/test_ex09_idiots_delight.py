@@ -3,6 +3,9 @@
 The expectations are trusted: a small deck worked out by hand, and the cards left when a
 fixed strategy (always the first pair, else the first suit move) plays Deck.shuffled(0) …
 Deck.shuffled(19). The game is built from the package's reference structures.
+
+Every assert carries a plain-words message, shown as it is (PYTEST_DONT_REWRITE:
+pytest adds no expression dump under it).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import pytest
 
 from solitaire_ds.cards import Deck, Rank
 from solitaire_ds.games.base import IllegalMove, Move
+from tests.contracts.plain import Played, doing
 
 EIGHT = Deck.parse("AC 2C AD 2D AH 2H AS 2S", ranks=[Rank.ACE, Rank.TWO])
 
@@ -29,13 +33,16 @@ def game_class(impl: str) -> Any:
 
 
 def started(game_class: Any, deck: Deck = EIGHT) -> Any:
-    game = game_class(deck)
-    game.advance()
+    with doing("dealing A♣ 2♣ A♦ 2♦ (IdiotsDelight(deck), advance())"):
+        game = game_class(deck)
+        game.advance()
     return game
 
 
 def test_the_legal_moves_are_the_pairs_and_suits_showing(game_class: Any) -> None:
-    moves = started(game_class).legal_moves()
+    game = started(game_class)
+    with doing("with A♣ 2♣ A♦ 2♦ showing, legal_moves()"):
+        moves = game.legal_moves()
     expected = [Move("suit", (1, 2)), Move("pair", (1, 3)), Move("pair", (2, 4)),
                 Move("suit", (3, 4)), Move("quit")]
     assert moves == expected, (
@@ -45,7 +52,8 @@ def test_the_legal_moves_are_the_pairs_and_suits_showing(game_class: Any) -> Non
 
 def test_a_pair_discards_both_cards(game_class: Any) -> None:
     game = started(game_class)
-    game.play(Move("pair", (1, 3)))
+    with doing("with A♣ 2♣ A♦ 2♦ showing, play(pair 1 3)"):
+        game.play(Move("pair", (1, 3)))
     sizes = [len(p) for p in game.piles]
     assert sizes == [0, 1, 0, 1], f"pair 1 3 should empty piles 1 and 3; pile sizes are {sizes}"
     assert game.events[-1] == {"type": "pair", "piles": [1, 3], "cards": ["AC", "AD"]}, (
@@ -55,7 +63,8 @@ def test_a_pair_discards_both_cards(game_class: Any) -> None:
 
 def test_a_suit_move_discards_only_the_lower_card(game_class: Any) -> None:
     game = started(game_class)
-    game.play(Move("suit", (1, 2)))
+    with doing("with A♣ 2♣ A♦ 2♦ showing, play(suit 1 2)"):
+        game.play(Move("suit", (1, 2)))
     sizes = [len(p) for p in game.piles]
     assert sizes == [0, 1, 1, 1], (
         f"suit 1 2 (A♣ under 2♣, aces low) should discard only the A♣; pile sizes are {sizes}")
@@ -68,23 +77,49 @@ def test_a_suit_move_discards_only_the_lower_card(game_class: Any) -> None:
 def test_an_illegal_move_is_refused_and_changes_nothing(
         game_class: Any, move: Move, reason: str) -> None:
     game = started(game_class)
-    before = (game.board(), len(game.events))
-    with pytest.raises(IllegalMove) as info:
-        game.play(move)
-    assert str(info.value) == reason, f"{move} should be refused with {reason!r}, not {info.value!r}"
-    assert (game.board(), len(game.events)) == before, f"a refused {move} must change nothing"
+    with doing("board()"):
+        before = (game.board(), len(game.events))
+    with doing(f"with A♣ 2♣ A♦ 2♦ showing, play({move}) should raise IllegalMove({reason!r}); it"):
+        try:
+            game.play(move)
+        except IllegalMove as refused:
+            info = refused
+        else:
+            pytest.fail(f"with A♣ 2♣ A♦ 2♦ showing, play({move}) should raise "
+                        f"IllegalMove({reason!r}), but it was played")
+    assert str(info) == reason, f"{move} should be refused with {reason!r}, not {str(info)!r}"
+    with doing("board()"):
+        after = (game.board(), len(game.events))
+    assert after == before, f"a refused {move} must change nothing"
+
+
+def play_first_pair_else_first_suit(game_class: Any, seed: int) -> int:
+    """Play Deck.shuffled(seed) with the fixed strategy; return the cards left."""
+    played = Played(f"Deck.shuffled({seed}) played by 'first pair, else first suit move'")
+    with played.step("IdiotsDelight(deck)"):
+        game = game_class(Deck.shuffled(seed))
+    while True:
+        with played.step("is_over()", record=False):
+            if game.is_over():
+                break
+        with played.step("needs_decision()", record=False):
+            decide = game.needs_decision()
+        if decide:
+            with played.step("legal_moves()", record=False):
+                moves = game.legal_moves()
+            move = next((m for m in moves if m.kind == "pair"), moves[0])
+            with played.step(f"play({move})"):
+                game.play(move)
+        else:
+            with played.step("advance()"):
+                game.advance()
+    with played.step("result()", record=False):
+        return int(game.result()["cards_left"])
 
 
 def test_fixed_shuffles_leave_the_trusted_number_of_cards(game_class: Any) -> None:
     for seed, expected in enumerate(SHUFFLED_CARDS_LEFT):
-        game = game_class(Deck.shuffled(seed))
-        while not game.is_over():
-            if game.needs_decision():
-                moves = game.legal_moves()
-                game.play(next((m for m in moves if m.kind == "pair"), moves[0]))
-            else:
-                game.advance()
-        left = game.result()["cards_left"]
+        left = play_first_pair_else_first_suit(game_class, seed)
         assert left == expected, (
             f"Deck.shuffled({seed}) played by 'first pair, else first suit move' should leave "
             f"{expected} cards, but leaves {left}")

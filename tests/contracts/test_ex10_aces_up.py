@@ -3,6 +3,9 @@
 The expectations are trusted: small decks worked out by hand, and the scores of a fixed
 strategy on Deck.shuffled(0) … Deck.shuffled(19). The game is built from the package's
 reference structures.
+
+Every assert carries a plain-words message, shown as it is (PYTEST_DONT_REWRITE:
+pytest adds no expression dump under it).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import pytest
 
 from solitaire_ds.cards import Deck, Rank
 from solitaire_ds.games.base import IllegalMove, Move
+from tests.contracts.plain import Played
 
 A_TO_3 = [Rank.ACE, Rank.TWO, Rank.THREE]
 TWELVE = Deck.parse("2C 3C AD 2D AC 3D AH 2H 3H AS 2S 3S", ranks=A_TO_3)
@@ -29,9 +33,18 @@ def module(impl: str) -> Any:
     return load_module(impl, "games.aces_up")
 
 
+def begin(module: Any, aces_only: bool = False) -> tuple[Any, Played]:
+    """Deal the first four cards of TWELVE; return the game and its steps so far."""
+    played = Played(f"Aces Up on the deck {TWELVE}" + (" with aces_only" if aces_only else ""))
+    with played.step("AcesUp(deck)"):
+        game = module.AcesUp(TWELVE, module.AcesUpOptions(aces_only=aces_only))
+    with played.step("advance()"):
+        game.advance()
+    return game, played
+
+
 def test_lower_cards_of_a_showing_suit_are_discarded_at_once(module: Any) -> None:
-    game = module.AcesUp(TWELVE)
-    game.advance()
+    game, _ = begin(module)
     expected = {"type": "discard", "cards": ["2C", "2D"], "piles": [1, 4]}
     assert game.events[1:] == [expected], (
         f"dealing 2♣ 3♣ A♦ 2♦ (aces high) should discard 2♣ and 2♦ in one event {expected}; "
@@ -39,10 +52,10 @@ def test_lower_cards_of_a_showing_suit_are_discarded_at_once(module: Any) -> Non
 
 
 def test_discards_repeat_until_no_two_tops_share_a_suit(module: Any) -> None:
-    game = module.AcesUp(TWELVE)
-    game.advance()
-    game.play(Move("deal"))
-    game.play(Move("deal"))
+    game, played = begin(module)
+    for _ in range(2):
+        with played.step("play(deal)"):
+            game.play(Move("deal"))
     discards = [e["cards"] for e in game.events if e["type"] == "discard"]
     assert discards == [["2C", "2D"], ["2H"], ["2S", "3S"], ["3H"]], (
         f"after the third deal 2♠ and 3♠ go (under A♠), which shows 3♥ under A♥: it goes "
@@ -50,24 +63,23 @@ def test_discards_repeat_until_no_two_tops_share_a_suit(module: Any) -> None:
 
 
 def test_an_empty_pile_may_take_any_top_card_or_with_aces_only_an_ace(module: Any) -> None:
-    game = module.AcesUp(TWELVE)
-    game.advance()
-    moves = [str(m) for m in game.card_moves()]
+    game, played = begin(module)
+    with played.step("card_moves()"):
+        moves = [str(m) for m in game.card_moves()]
     assert moves == ["move 2 1", "move 2 4", "move 3 1", "move 3 4"], (
         f"piles 1 and 4 are empty: piles 2 and 3 may fill them; card_moves() gave {moves}")
-    game = module.AcesUp(TWELVE, module.AcesUpOptions(aces_only=True))
-    game.advance()
-    moves = [str(m) for m in game.card_moves()]
+    game, played = begin(module, aces_only=True)
+    with played.step("card_moves()"):
+        moves = [str(m) for m in game.card_moves()]
     assert moves == ["move 3 1", "move 3 4"], (
         f"with aces_only only the A♦ (pile 3) may fill an empty pile; card_moves() gave {moves}")
 
 
 def test_a_move_then_its_discards(module: Any) -> None:
-    game = module.AcesUp(TWELVE)
-    game.advance()
-    game.play(Move("move", (3, 1)))
-    game.play(Move("deal"))
-    game.play(Move("move", (2, 4)))
+    game, played = begin(module)
+    for move in (Move("move", (3, 1)), Move("deal"), Move("move", (2, 4))):
+        with played.step(f"play({move})"):
+            game.play(move)
     assert game.events[-2:] == [{"type": "move", "card": "3D", "from": 2, "to": 4},
                                 {"type": "discard", "cards": ["3C"], "piles": [2]}], (
         f"moving 3♦ from pile 2 shows 3♣, lower than the A♣ showing: it is discarded; "
@@ -80,26 +92,46 @@ def test_a_move_then_its_discards(module: Any) -> None:
 ])
 def test_an_illegal_move_is_refused_and_changes_nothing(
         module: Any, move: Move, reason: str) -> None:
-    game = module.AcesUp(TWELVE)
-    game.advance()
-    before = (game.board(), len(game.events))
-    with pytest.raises(IllegalMove) as info:
-        game.play(move)
-    assert str(info.value) == reason, f"{move} should be refused with {reason!r}, not {info.value!r}"
-    assert (game.board(), len(game.events)) == before, f"a refused {move} must change nothing"
+    game, played = begin(module)
+    with played.step("board()", record=False):
+        before = (game.board(), len(game.events))
+    with played.step(f"play({move}), which should raise IllegalMove({reason!r}),"):
+        try:
+            game.play(move)
+        except IllegalMove as refused:
+            info = refused
+        else:
+            pytest.fail(f"after dealing 2♣ 3♣ A♦ 2♦, play({move}) should raise "
+                        f"IllegalMove({reason!r}), but it was played")
+    assert str(info) == reason, f"{move} should be refused with {reason!r}, not {str(info)!r}"
+    with played.step("board()", record=False):
+        after = (game.board(), len(game.events))
+    assert after == before, f"a refused {move} must change nothing"
 
 
 def test_fixed_shuffles_score_as_trusted(module: Any) -> None:
     from solitaire_ds.players import greedy_choice
 
     for seed, expected in enumerate(SHUFFLED_SCORES):
-        game = module.AcesUp(Deck.shuffled(seed))
-        while not game.is_over():
-            if game.needs_decision():
-                game.play(greedy_choice(game))
+        played = Played(f"Deck.shuffled({seed}) played by the greedy player")
+        with played.step("AcesUp(deck)"):
+            game = module.AcesUp(Deck.shuffled(seed))
+        while True:
+            with played.step("is_over()", record=False):
+                if game.is_over():
+                    break
+            with played.step("needs_decision()", record=False):
+                decide = game.needs_decision()
+            if decide:
+                with played.step("legal_moves()", record=False):
+                    move = greedy_choice(game)
+                with played.step(f"play({move})"):
+                    game.play(move)
             else:
-                game.advance()
-        score = game.result()["score"]
+                with played.step("advance()"):
+                    game.advance()
+        with played.step("result()", record=False):
+            score = game.result()["score"]
         assert score == expected, (
             f"Deck.shuffled({seed}) played by the greedy player should score {expected}, "
             f"not {score}")

@@ -2,6 +2,9 @@
 
 The expectations are trusted: deals worked out by hand (one per rule) and the results of
 fixed shuffles. A failure says in plain words which rule the code under test broke.
+
+Every assert carries a plain-words message, shown as it is (PYTEST_DONT_REWRITE:
+pytest adds no expression dump under it).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ import pytest
 
 from solitaire_ds.cards import Card, Deck
 from solitaire_ds.course import load_module
+from tests.contracts.plain import Played
 
 # Cards that go up at the start of every game (piles 1 … 7, bottom first), then the stock.
 RULE_DEALS: dict[str, tuple[list[str], str, list[str]]] = {
@@ -66,12 +70,17 @@ def layout(piles: list[str], stock: str) -> Deck:
     return Deck.parse(" ".join(order + [c.code for c in Deck.standard() if c not in named]))
 
 
-def play_out(game: Any, what: str) -> dict[str, Any]:
-    """Run ``game`` to its end; fail in plain words if it goes on past any possible end."""
+def play_out(make: Any, what: str) -> dict[str, Any]:
+    """Make the game and run it to its end; fail in plain words if it goes on past any end."""
+    played = Played(what)
+    with played.step("Klondike(deck)"):
+        game = make()
     for _ in range(STEP_LIMIT):
-        if game.is_over():
-            return dict(game.result())
-        game.advance()
+        with played.step("is_over()", record=False):
+            if game.is_over():
+                return dict(game.result())
+        with played.step("advance()"):
+            game.advance()
     pytest.fail(f"{what} did not end after {STEP_LIMIT} steps: every game must end "
                 "(is the guard on kings at the bottom of their piles missing?)")
 
@@ -89,9 +98,15 @@ def plain(event: dict[str, Any]) -> str:
 @pytest.mark.parametrize("rule", list(RULE_DEALS))
 def test_each_rule_is_applied_in_priority_order(klondike: Any, rule: str) -> None:
     piles, stock, expected = RULE_DEALS[rule]
-    game = klondike(layout(piles, stock))
-    while len(game.events) < len(expected) + 1 and not game.is_over():
-        game.advance()
+    played = Played(f"Expected that {rule}. On the deal for that rule")
+    with played.step("Klondike(deck)"):
+        game = klondike(layout(piles, stock))
+    while len(game.events) < len(expected) + 1:
+        with played.step("is_over()", record=False):
+            if game.is_over():
+                break
+        with played.step("advance()"):
+            game.advance()
     got = [plain(event) for event in game.events[1:len(expected) + 1]]
     assert got == expected, (
         f"Expected that {rule}.\nOn this deal the first steps should be:\n  "
@@ -99,14 +114,14 @@ def test_each_rule_is_applied_in_priority_order(klondike: Any, rule: str) -> Non
 
 
 def test_the_new_deck_order_ends_with_28_cards_on_the_foundations(klondike: Any) -> None:
-    result = play_out(klondike(Deck.standard()), "The new-deck order")
+    result = play_out(lambda: klondike(Deck.standard()), "The new-deck order")
     assert result == {"won": False, "to_foundation": 28, "cards_left": 24, "net": 88}, (
         f"The unshuffled deck should end with 28 cards up (net +$88), not {result}")
 
 
 def test_shuffled_deals_give_the_trusted_results(klondike: Any) -> None:
-    got = [play_out(klondike(Deck.shuffled(seed), record=False), f"Deck.shuffled({seed})")
-           ["to_foundation"] for seed in range(len(SHUFFLED_RESULTS))]
+    got = [play_out(lambda seed=seed: klondike(Deck.shuffled(seed), record=False),
+                    f"Deck.shuffled({seed})")["to_foundation"] for seed in range(len(SHUFFLED_RESULTS))]
     wrong = [seed for seed, (a, b) in enumerate(zip(got, SHUFFLED_RESULTS, strict=True)) if a != b]
     assert not wrong, (
         f"Deck.shuffled({wrong[0]}) should put {SHUFFLED_RESULTS[wrong[0]]} cards on the "
@@ -115,6 +130,6 @@ def test_shuffled_deals_give_the_trusted_results(klondike: Any) -> None:
 
 
 def test_a_won_deal_is_won(klondike: Any) -> None:
-    result = play_out(klondike(Deck.shuffled(70)), "Deck.shuffled(70)")
+    result = play_out(lambda: klondike(Deck.shuffled(70)), "Deck.shuffled(70)")
     assert result == {"won": True, "to_foundation": 52, "cards_left": 0, "net": 208}, (
         f"Deck.shuffled(70) is won by the priority order (all 52 cards, net +$208), not {result}")

@@ -2,6 +2,9 @@
 
 The expectations are trusted: best values found by the package's plain (unpruned) search
 on small decks (ranks A-5), and lines that must replay to the value the search claims.
+
+Every assert carries a plain-words message, shown as it is (PYTEST_DONT_REWRITE:
+pytest adds no expression dump under it).
 """
 
 from __future__ import annotations
@@ -12,8 +15,9 @@ import pytest
 
 from solitaire_ds.cards import Deck, Rank
 from solitaire_ds.games.aces_up import AcesUp, AcesUpOptions
-from solitaire_ds.games.base import Game
+from solitaire_ds.games.base import Game, IllegalMove
 from solitaire_ds.games.idiots_delight import IdiotsDelight
+from tests.contracts.plain import doing
 
 A_TO_5 = list(Rank)[:5]
 
@@ -50,12 +54,22 @@ def test_the_search_finds_the_best_value_and_a_line_that_reaches_it(
         solver: Any, name: str, prune: bool) -> None:
     for seed, expected in enumerate(BEST[name]):
         game = _start(name, seed)
-        found = solver.search(solver.model_for(game), solver.game_state(game), prune=prune)
+        where = f"{name}, Deck.shuffled({seed}, ranks A-5), prune={prune}"
+        with doing(f"{where}: search(model_for(game), game_state(game), prune={prune})"):
+            found = solver.search(solver.model_for(game), solver.game_state(game), prune=prune)
         assert found.value == expected, (
             f"{name}, Deck.shuffled({seed}, ranks A-5), prune={prune}: the best value is "
             f"{expected}, the search found {found.value}")
-        for move in found.moves:
-            game.play(move)
+        line = [str(move) for move in found.moves]
+        for number, move in enumerate(found.moves, start=1):
+            try:
+                game.play(move)
+            except IllegalMove as error:
+                before = ", ".join(line[:number - 1][-8:]) or "the start"
+                raise AssertionError(
+                    f"{where}: the line the search returned ({len(line)} moves) cannot be "
+                    f"played: after {'..., ' if number > 9 else ''}{before}, move number {number} "
+                    f"({move}) is refused: {error}") from None
             while not game.is_over() and not game.needs_decision():
                 game.advance()
         result = game.result()

@@ -87,3 +87,16 @@ def test_an_error_the_structure_raises_names_the_step_and_the_steps_before(
     message = zoo_results["07_queue_enqueue_forgets_wrap"].summary
     assert message.startswith("after ArrayQueue(), enqueue(0), "), message
     assert message.endswith(" raised IndexError: list assignment index out of range"), message
+
+
+def test_an_error_in_a_game_rule_names_the_move_that_raised_it(
+    zoo_results: dict[str, ExerciseResult],
+) -> None:
+    assert zoo_results["28_idiots_delight_pair_pops_one_pile_twice"].summary == (
+        "with A♣ 2♣ A♦ 2♦ showing, play(pair 1 3) raised EmptyStructureError: pop from an empty stack")
+
+
+def test_a_game_failure_shows_no_expression_dump(zoo_results: dict[str, ExerciseResult]) -> None:
+    for bug in BUGS:
+        message = zoo_results[bug.name].summary
+        assert "\nassert " not in message and not message.startswith("assert "), (bug.name, message)
