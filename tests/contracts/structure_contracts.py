@@ -169,12 +169,13 @@ class Operations:
         """Return "after <every step so far>"."""
         return "after " + describe_steps(self.history)
 
-    def _prefix(self) -> str:
-        return self.steps() + ", " if self.history else ""
+    def _prefix(self, done: int) -> str:
+        """Return "after <the first ``done`` steps>, " (built only when a check fails)."""
+        return f"after {describe_steps(self.history[:done])}, " if done else ""
 
     def run(self, step: str, compute: Callable[[], Any], record: bool = True) -> Any:
         """Do ``step`` (``compute()``); an error it raises fails naming the steps before it."""
-        prefix = self._prefix()
+        done = len(self.history)
         if record:
             self.history.append(step)
         try:
@@ -182,7 +183,7 @@ class Operations:
         except Exception as error:
             if _passes_through(error):
                 raise
-            raise _unexpected(prefix, step, error) from error
+            raise _unexpected(self._prefix(done), step, error) from error
 
     def do(self, method: str, *args: object) -> Any:
         """Call ``method(*args)`` on the structure; return what it returns."""
@@ -191,34 +192,36 @@ class Operations:
 
     def expect(self, method: str, expected: object, *args: object) -> None:
         """Call ``method(*args)`` and check what it returns."""
-        prefix = self._prefix()
+        done = len(self.history)
         actual = self.do(method, *args)
-        _compare(prefix, self.history[-1], expected, actual)
+        if actual != expected:
+            _differ(self._prefix(done), self.history[-1], expected, actual)
 
     def look(self, step: str, compute: Callable[[Any], object], expected: object,
              record: bool = False) -> None:
         """Check ``compute(structure)``, shown as ``step`` (``len(stack)``, ``list(stack)``)."""
-        prefix = self._prefix()
+        done = len(self.history)
         actual = self.run(step, lambda: compute(self.structure), record)
-        _compare(prefix, step, expected, actual)
+        if actual != expected:
+            _differ(self._prefix(done), step, expected, actual)
 
     def check(self, record: bool = False) -> None:
         """Run the structure's own invariant check, ``_check()``."""
-        prefix = self._prefix()
+        done = len(self.history)
         if record:
             self.history.append("_check()")
         try:
             self.structure._check()
         except AssertionError as error:
-            raise AssertionError(f"{prefix}_check() failed: {error}") from None
+            raise AssertionError(f"{self._prefix(done)}_check() failed: {error}") from None
         except Exception as error:
             if _passes_through(error):
                 raise
-            raise _unexpected(prefix, "_check()", error) from error
+            raise _unexpected(self._prefix(done), "_check()", error) from error
 
     def raises(self, method: str, message: str) -> None:
         """Call ``method()`` on the empty structure: it must raise EmptyStructureError(message)."""
-        prefix = self._prefix()
+        done = len(self.history)
         step = f"{method}()"
         self.history.append(step)
         wanted = f"EmptyStructureError({message!r}) (the {self.adt} is empty)"
@@ -232,20 +235,20 @@ class Operations:
             ):
                 return
             raise AssertionError(
-                f"{prefix}{step} raised {type(error).__name__}({str(error)!r}), expected {wanted}"
+                f"{self._prefix(done)}{step} raised {type(error).__name__}({str(error)!r}), "
+                f"expected {wanted}"
             ) from error
         raise AssertionError(
-            f"{prefix}{step} returned {_show(actual)}, expected it to raise {wanted}"
+            f"{self._prefix(done)}{step} returned {_show(actual)}, expected it to raise {wanted}"
         )
 
 
-def _compare(prefix: str, step: str, expected: object, actual: object) -> None:
-    """Fail unless ``actual``, what ``step`` returned, equals ``expected``."""
-    if actual != expected:
-        raise AssertionError(
-            f"{prefix}{step} returned {_show(actual)}, expected {_show(expected)}"
-            + _first_difference(actual, expected)
-        )
+def _differ(prefix: str, step: str, expected: object, actual: object) -> None:
+    """Fail: ``step`` returned ``actual``, not ``expected``."""
+    raise AssertionError(
+        f"{prefix}{step} returned {_show(actual)}, expected {_show(expected)}"
+        + _first_difference(actual, expected)
+    )
 
 
 # -- the stateful machines -----------------------------------------------------------------
