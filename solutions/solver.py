@@ -34,7 +34,9 @@ Pruning (``prune=True``; ``prune=False`` is the plain search the tests compare i
    permuting the piles permutes the reachable states and keeps their values: such a state
    is keyed by the *sorted* piles. (Before the last deal this is false: the next deal puts
    a different card on each pile. ``tests/test_solver.py`` shows a deal where keying every
-   state by its sorted piles loses the best score.)
+   state by its sorted piles loses the best score.) Only Aces Up uses it: in Idiot's
+   Delight a card never leaves the pile it was dealt to, so two different piles never
+   hold the same cards and no two reachable states are permutations of each other.
 3. **Stuck cards (branch and bound).** In Idiot's Delight no card ever moves to another
    pile, and in Aces Up with ``aces_only`` no card but an ace does: a card leaves its pile
    only by being discarded. That needs one of its *removers* showing on another pile at
@@ -275,9 +277,7 @@ class IdiotsDelightModel:
         return -sum(len(p) for p in state[:4])
 
     def key(self, state: State, prune: bool) -> object:
-        """Return the state, or its sorted piles once the stock is empty (pruning 2)."""
-        if prune and state[4] >= len(self.cards):
-            return _sorted_key(state)
+        """Return the state itself: pruning 2 could merge nothing here (see the module)."""
         return state
 
     def bound(self, state: State) -> int:
