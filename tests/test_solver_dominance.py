@@ -24,7 +24,6 @@ from solitaire_ds.solver import (
     _RANK,
     AcesUpModel,
     IdiotsDelightModel,
-    Model,
     Solution,
     SolverPlayer,
     State,
