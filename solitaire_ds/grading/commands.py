@@ -67,6 +67,10 @@ def _limit_flags(parser: argparse.ArgumentParser) -> None:
         "--exercise-timeout", metavar="S", default=str(defaults.exercise_seconds),
         help=f"seconds allowed per exercise (default {defaults.exercise_seconds:g})",
     )  # fmt: skip
+    parser.add_argument(
+        "--submission-timeout", metavar="S", default=str(defaults.submission_seconds),
+        help=f"seconds allowed per submission, all its exercises (default {defaults.submission_seconds:g})",
+    )  # fmt: skip
 
 
 # -- parsing helpers -----------------------------------------------------------------
@@ -83,14 +87,57 @@ def _number(text: str) -> Exercise:
         raise UsageError(str(exc.args[0])) from None
 
 
+_MAX_SECONDS = 86_400.0  # a day: more is a typo, and the alarms cannot count that far
+
+
 def _seconds(text: str, flag: str) -> float:
+    """Return ``text`` as a number of seconds for ``flag``: positive, at most a day.
+
+    >>> _seconds("2.5", "--test-timeout")
+    2.5
+    >>> _seconds("inf", "--test-timeout")
+    Traceback (most recent call last):
+    ...
+    solitaire_ds.cli.UsageError: --test-timeout must be a number of seconds from 0 to 86400, not 'inf'
+    """
     try:
         value = float(text)
     except ValueError:
         value = 0.0
-    if not value > 0:
-        raise UsageError(f"{flag} must be a positive number of seconds, not {text!r}")
+    if not 0 < value <= _MAX_SECONDS:
+        raise UsageError(f"{flag} must be a number of seconds from 0 to {_MAX_SECONDS:g}, not {text!r}")
     return value
+
+
+def _jobs(text: str) -> int:
+    """Return ``--jobs`` as a whole number from 1 to 64.
+
+    >>> _jobs("2")
+    2
+    >>> _jobs("²")
+    Traceback (most recent call last):
+    ...
+    solitaire_ds.cli.UsageError: --jobs must be a whole number from 1 to 64, not '²'
+    """
+    jobs = int(text) if text.isascii() and text.isdigit() else 0
+    if not 1 <= jobs <= _MAX_JOBS:
+        raise UsageError(f"--jobs must be a whole number from 1 to {_MAX_JOBS}, not {text!r}")
+    return jobs
+
+
+_MAX_JOBS = 64
+
+
+def _output_file(text: str | None, flag: str) -> Path | None:
+    """Return the file ``flag`` names, checked before any grading: its folder must exist."""
+    if text is None:
+        return None
+    path = Path(text)
+    if path.is_dir():
+        raise UsageError(f"{flag} {text!r} is a folder; give a file name")
+    if not path.parent.is_dir():
+        raise UsageError(f"{flag} {text!r}: the folder {str(path.parent)!r} does not exist")
+    return path
 
 
 def _runner() -> ModuleType:
@@ -100,7 +147,7 @@ def _runner() -> ModuleType:
     except ImportError as exc:
         raise UsageError(
             f"checking and grading run the tests, which need {exc.name}: "
-            "install the dev extra (pip install -e '.[dev]')"
+            "install the grading extra (pip install -e '.[grading]')"
         ) from None
     return runner
 
@@ -109,6 +156,7 @@ def _limits(args: argparse.Namespace) -> Limits:
     return Limits(
         test_seconds=_seconds(args.test_timeout, "--test-timeout"),
         exercise_seconds=_seconds(args.exercise_timeout, "--exercise-timeout"),
+        submission_seconds=_seconds(args.submission_timeout, "--submission-timeout"),
     )
 
 
@@ -169,7 +217,10 @@ def _build(args: argparse.Namespace) -> int:
             return 1
         print(f"exercises/ and solutions/ are up to date ({len(expected)} files)")
         return 0
-    changed = generate.build(root, expected)
+    try:
+        changed = generate.build(root, expected)
+    except OSError as exc:
+        raise UsageError(f"cannot write under {str(root)!r}: {exc.strerror or exc}") from None
     for rel in changed:
         print(f"wrote {rel}")
     print(f"{len(changed)} files changed, {len(expected)} generated under {root}")
@@ -184,10 +235,11 @@ def _check(args: argparse.Namespace) -> int:
         raise UsageError(
             f"{exc}; run this where your exercises/ folder is, or give --impl PATH"
         ) from None
+    limits = _limits(args)
     print(f"Checking {folder} on {len(chosen)} exercise(s)...", flush=True)
     runner = _runner()
     try:
-        result = runner.grade_submission(folder, chosen, _limits(args))
+        result = runner.grade_submission(folder, chosen, limits)
     except runner.GradingError as exc:
         raise UsageError(str(exc)) from None
     print(check_text(result))
@@ -195,9 +247,9 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    jobs_text = str(args.jobs)
-    if not jobs_text.isdigit() or int(jobs_text) < 1:
-        raise UsageError(f"--jobs must be a whole number of at least 1, not {jobs_text!r}")
+    jobs = _jobs(str(args.jobs))
+    json_file = _output_file(args.json, "--json")
+    csv_file = _output_file(args.csv, "--csv")
     if args.json and len(args.paths) > 1:
         raise UsageError(
             f"--json writes one submission's results.json; got {len(args.paths)} paths "
@@ -220,16 +272,17 @@ def _grade(args: argparse.Namespace) -> int:
 
     runner = _runner()
     try:
-        results = runner.grade_many(args.paths, chosen, limits, int(jobs_text), progress)
+        results = runner.grade_many(args.paths, chosen, limits, jobs, progress)
     except runner.GradingError as exc:
         raise UsageError(str(exc)) from None
     for result in results:
         print(score_table(result))
         print()
-    if args.json:
-        Path(args.json).write_text(
-            json.dumps(gradescope_json(results[0]), indent=2) + "\n", encoding="utf-8"
-        )
-    if args.csv:
-        Path(args.csv).write_text(csv_text(results), encoding="utf-8")
+    try:
+        if json_file is not None:
+            json_file.write_text(json.dumps(gradescope_json(results[0]), indent=2) + "\n", encoding="utf-8")
+        if csv_file is not None:
+            csv_file.write_text(csv_text(results), encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {exc.filename}: {exc.strerror}") from None
     return 0

@@ -2,11 +2,13 @@
 
 Invariant: every line the plugin writes to the results file is a JSON object signed
 with an HMAC whose key only the grader and this plugin know; the grader ignores any line
-whose signature does not match. The path and the key arrive in environment variables
-that the plugin removes as soon as it is imported, before any submission code runs, so
-nothing a submission prints or writes can change its grade (an attacker who reads the
-grader's memory from inside the process is beyond this; run the grader in an OS sandbox
-for that).
+whose signature does not match. The key arrives through a pipe that the plugin reads
+and closes as soon as it is imported, before any submission code runs (the pipe's number,
+and the results file's path, in environment variables it removes), so nothing a
+submission prints or writes can change its grade, nor another's graded beside it. Code
+that reaches into this plugin's objects in memory is beyond this, as it is for any test
+runner that runs the tested code in its own process: the grader notes a submission that
+names such machinery (see the runner), and an OS sandbox is the answer for a hostile class.
 
 Events, in order: ``collected`` (reference run: the test ids), then for each exercise
 ``begin`` (its number), optionally ``import_failed`` (a one-line reason), one ``test``
@@ -51,7 +53,7 @@ __all__ = [
 ENV_FLAG = "SOLITAIRE_DS_GRADING"
 #: Path of the results file (removed from the environment on import).
 ENV_RESULTS = "SOLITAIRE_DS_GRADING_RESULTS"
-#: Hex key that signs each results line (removed from the environment on import).
+#: The file descriptor of a pipe holding the hex key that signs each results line (read on import).
 ENV_KEY = "SOLITAIRE_DS_GRADING_KEY"
 #: Set to "1": stop an exercise at its first failing test (the bug zoo only needs one).
 ENV_FAIL_FAST = "SOLITAIRE_DS_GRADING_FAIL_FAST"
@@ -59,6 +61,7 @@ ENV_FAIL_FAST = "SOLITAIRE_DS_GRADING_FAIL_FAST"
 ENV_TEST_SECONDS = "SOLITAIRE_DS_GRADING_TEST_SECONDS"
 
 _MESSAGE_LIMIT = 1500
+_WALL_FACTOR = 6  # a test may take this many times its CPU limit on the wall clock (a busy machine)
 _FILE_PATTERN = re.compile(r"test_ex(\d+)_")
 
 
@@ -124,10 +127,11 @@ if os.environ.get(ENV_FLAG) == "1":
     _load_hypothesis_profile()
     random.seed(0)
     _path = os.environ.pop(ENV_RESULTS, "")
-    _key = os.environ.pop(ENV_KEY, "")
-    if _path and _key:
-        _RECORDER = _Recorder(_path, bytes.fromhex(_key))
-    del _path, _key
+    _key_fd = os.environ.pop(ENV_KEY, "")
+    if _path and _key_fd:
+        with os.fdopen(int(_key_fd), "rb") as _pipe:
+            _RECORDER = _Recorder(_path, bytes.fromhex(_pipe.read().decode("ascii")))
+    del _path, _key_fd
 
 
 def pytest_collectreport(report: pytest.CollectReport) -> None:
@@ -186,6 +190,11 @@ def _on_alarm(signum: int, frame: FrameType | None) -> None:
     if not _IN_PHASE:
         return
     limit = _RECORDER.test_seconds if _RECORDER is not None else 0
+    if signum == signal.SIGALRM:
+        raise _TestTimeout(
+            f"the test took more than {_WALL_FACTOR * limit:g} s of wall-clock time "
+            "(does the code sleep or wait?)"
+        )
     raise _TestTimeout(f"the test took more than {limit:g} s of CPU time (an infinite loop?)")
 
 
@@ -218,21 +227,25 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) -> None:
-    """Arm the per-test alarm; it fires again every second until the test is over.
+    """Arm the per-test alarms; each fires again every second until the test is over.
 
-    The alarm counts the CPU time of the process (``ITIMER_PROF``), not the wall clock,
-    so a busy machine does not fail a correct submission; a submission that sleeps or
-    waits is stopped by the grader's per-exercise wall-clock limit instead.
+    The first counts the CPU time of the process (``ITIMER_PROF``), not the wall clock,
+    so a busy machine does not fail a correct submission. The second counts the wall
+    clock (``ITIMER_REAL``) with six times the room, for code that sleeps or waits
+    without using the CPU.
     """
     if _RECORDER is not None:
         signal.signal(signal.SIGPROF, _on_alarm)
+        signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_PROF, _RECORDER.test_seconds, 1.0)
+        signal.setitimer(signal.ITIMER_REAL, _WALL_FACTOR * _RECORDER.test_seconds, 1.0)
 
 
 def pytest_runtest_logfinish(nodeid: str, location: tuple[str, int | None, str]) -> None:
-    """Disarm the per-test alarm."""
+    """Disarm the per-test alarms."""
     if _RECORDER is not None:
         signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
 
 
 def _timeout_in(exc: BaseException | None) -> _TestTimeout | None:

@@ -112,10 +112,16 @@ class SubmissionResult:
 
 @dataclass(frozen=True)
 class Limits:
-    """What a submission may use: seconds per test and per exercise, bytes of memory and output."""
+    """What a submission may use: seconds per test, exercise and submission; bytes of memory and output.
+
+    A test may use ``test_seconds`` of CPU time, or six times that of wall-clock time
+    (a loop that sleeps); an exercise ``exercise_seconds`` of wall-clock time; all the
+    exercises of one submission together ``submission_seconds``.
+    """
 
     test_seconds: float = 10.0
     exercise_seconds: float = 90.0
+    submission_seconds: float = 600.0
     memory_bytes: int = 1 << 30
     output_bytes: int = 16 << 20
     fail_fast: bool = False

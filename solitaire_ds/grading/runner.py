@@ -6,11 +6,20 @@ own (``python -m pytest <contract file> --impl <folder> -p <plugin>``) in a fres
 directory, its own process group, and with limits on memory (``RLIMIT_AS``), on the size
 of every file it writes, stdout and stderr included (``RLIMIT_FSIZE``), on the CPU time of
 each test (an alarm in the plugin) and on the wall-clock time of the exercise (the whole
-process group is killed). Scores come only from the signed results file the plugin writes
-(:mod:`solitaire_ds.grading.plugin`). When the child dies or is killed, its exercise
-scores 0 with a one-line reason; memory a runaway exercise kept, a signal handler it
-changed or a loop it left running dies with its process, so grading one exercise alone
+process group is killed); a submission's exercises together get at most
+``Limits.submission_seconds``. Scores come only from the signed results file the plugin
+writes (:mod:`solitaire_ds.grading.plugin`). When the child dies or is killed, its
+exercise scores 0 with a one-line reason; memory a runaway exercise kept, a signal handler
+it changed or a loop it left running dies with its process, so grading one exercise alone
 (``--exercise N``) gives the same score as grading all of them.
+
+The child never runs the checkout's own code: the package and the contract tests are read
+once per grading process and written afresh into each child's directory, which is first on
+its ``PYTHONPATH``. After each child the grader compares that copy with what it read, and
+the checkout with what it held when the child started: an exercise during which either
+changed is run once more, and scores 0 with the changed files named if they change again.
+So a submission that rewrites a contract test cannot change its own grade, nor anybody
+else's, unnoticed.
 
 The denominators come from the reference run: the tests collected with
 ``--impl solitaire_ds``.
@@ -21,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import resource
 import secrets
 import signal
@@ -51,6 +61,8 @@ __all__ = [
 
 _OUTPUT_SHOWN = 4000  # bytes kept from each end of the child's own output (diagnostics)
 _POLL = 0.1  # seconds between looks at a running child
+#: What a child runs besides the submission: the package and the contract tests.
+_GRADER_PARTS = ("solitaire_ds", "tests/__init__.py", "tests/conftest.py", "tests/contracts")
 
 
 class GradingError(Exception):
@@ -115,8 +127,8 @@ def reference_tests(exercises: Sequence[Exercise], limits: Limits | None = None)
 
 def _collect_reference(exercises: Sequence[Exercise], limits: Limits) -> Reference:
     """Collect the contract files of ``exercises`` with ``--impl solitaire_ds`` (cached)."""
-    files = [REPO_ROOT / ex.test_file for ex in exercises]
-    cache_key = tuple((str(f), f.stat().st_mtime_ns) for f in files if f.is_file())
+    files = [ex.test_file for ex in exercises]
+    cache_key = tuple(files)
     if cache_key in _REFERENCE_CACHE:
         return _REFERENCE_CACHE[cache_key]
     run = _run_child(files, "solitaire_ds", limits, collect_only=True)
@@ -178,16 +190,19 @@ def grade_submission(
             runnable.append(ex)
     forged = 0
     for ex in runnable:
-        run = _run_child([REPO_ROOT / ex.test_file], str(folder), limits)
-        forged += run.forged
         ids = reference.tests[ex.number]
-        if ex.number not in run.begun():
-            reason = run.crash_reason(limits, "before its tests started")
+        left = limits.submission_seconds - (time.monotonic() - started)
+        if left <= 0:
+            reason = f"not run: the submission used up its {limits.submission_seconds:g} s"
             results[ex.number] = ExerciseResult(ex, 0, len(ids), reason=reason)
             continue
-        reported = {e["id"] for e in run.events if e["e"] == "result"}
-        stopped = not all(i in reported for i in ids)
-        results[ex.number] = _tally(ex, ids, run, stopped, limits)
+        notes.extend(_suspicious(folder, ex))
+        for _attempt in range(2):  # once more when the grader's files changed under it
+            run = _run_child([ex.test_file], str(folder), limits, seconds=min(left, limits.exercise_seconds))
+            forged += run.forged
+            if not run.tampered:
+                break
+        results[ex.number] = _result(ex, ids, run, limits)
     if forged:
         notes.append(f"ignored {forged} results lines not written by the grader")
     ordered = tuple(results[ex.number] for ex in graded)
@@ -233,6 +248,8 @@ class _Run:
     timed_out: bool
     output: str
     forged: int
+    seconds: float = 0.0  # the wall-clock limit the child had
+    tampered: tuple[str, ...] = ()  # the grader's files that changed while it ran
 
     @property
     def ended(self) -> bool:
@@ -252,6 +269,8 @@ class _Run:
     def crash_reason(self, limits: Limits, where: str = "") -> str:
         test = self.last_test()
         where = f" during {test}" if test else (f" {where}" if where else "")
+        if self.timed_out and self.seconds < limits.exercise_seconds:
+            return f"timed out{where}: the submission used up its {limits.submission_seconds:g} s"
         if self.timed_out:
             return f"timed out after {limits.exercise_seconds:g} s{where}"
         if "MemoryError" in self.output:
@@ -268,6 +287,45 @@ class _Run:
             f"the test process stopped with exit status {code}{where}; "
             "does the code call os._exit() or sys.exit()?"
         )
+
+
+def _result(ex: Exercise, ids: tuple[str, ...], run: _Run, limits: Limits) -> ExerciseResult:
+    """Score exercise ``ex`` from its own child's run: tampered, never started, cut short or whole."""
+    if run.tampered:
+        shown = ", ".join(run.tampered[:3]) + (" ..." if len(run.tampered) > 3 else "")
+        reason = f"not graded: the grader's own files changed while this exercise ran ({shown})"
+        return ExerciseResult(ex, 0, len(ids), reason=reason)
+    if ex.number not in run.begun():
+        reason = run.crash_reason(limits, "before its tests started")
+        return ExerciseResult(ex, 0, len(ids), reason=reason)
+    reported = {e["id"] for e in run.events if e["e"] == "result"}
+    return _tally(ex, ids, run, not all(i in reported for i in ids), limits)
+
+
+#: Names a stack or a game rule never needs, but code that reaches into the grader does.
+_SUSPICIOUS = re.compile(
+    r"\b(?:_RECORDER|solitaire_ds\.grading|_pytest|pytest|hypothesis|sys\.modules|gc\.get_objects|"
+    r"sys\._getframe|ctypes|os\.environ|/proc/|setitimer|signal\.signal)\b"
+)
+
+
+def _suspicious(folder: str | Path, ex: Exercise) -> list[str]:
+    """Return a note when the submission's file for ``ex`` names the grader's machinery.
+
+    Code runs inside the test process, so code written to reach into the grader's own
+    objects could forge its results (as it could under any in-process test runner); such
+    code has to name that machinery, and the note asks the instructor to read it.
+    """
+    if not isinstance(folder, Path):
+        return []
+    try:
+        text = (folder / ex.relpath).read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    found = sorted(set(_SUSPICIOUS.findall(text)))
+    if not found:
+        return []
+    return [f"exercise {ex.number}: {ex.relpath} mentions {', '.join(found)}: read it before trusting its score"]
 
 
 def _tally(
@@ -292,39 +350,85 @@ def _tally(
     return ExerciseResult(ex, passed, total, failures=failures[:5])
 
 
+def _read_grader_files(root: Path) -> dict[str, bytes]:
+    """Return the grader's own files under ``root`` (the package and the contract tests)."""
+    files: dict[str, bytes] = {}
+    for part in _GRADER_PARTS:
+        path = root / part
+        for each in sorted(path.rglob("*")) if path.is_dir() else [path]:
+            if each.is_file() and "__pycache__" not in each.parts:
+                files[each.relative_to(root).as_posix()] = each.read_bytes()
+    return files
+
+
+_GRADER_FILES: dict[str, bytes] | None = None
+
+
+def _grader_files() -> dict[str, bytes]:
+    """Return the checkout's grader files as they were when this process first graded."""
+    global _GRADER_FILES
+    if _GRADER_FILES is None:
+        _GRADER_FILES = _read_grader_files(REPO_ROOT)
+    return _GRADER_FILES
+
+
+def _differences(before: dict[str, bytes], after: dict[str, bytes]) -> list[str]:
+    """Return the files changed, added or removed between two readings."""
+    return sorted(rel for rel in before.keys() | after.keys() if before.get(rel) != after.get(rel))
+
+
 def _run_child(
-    files: Sequence[Path], impl: str, limits: Limits, collect_only: bool = False
+    files: Sequence[str],
+    impl: str,
+    limits: Limits,
+    collect_only: bool = False,
+    seconds: float | None = None,
 ) -> _Run:
-    """Run pytest on ``files`` in a limited child process; return its verified events."""
+    """Run pytest on the contract ``files`` in a limited child; return its verified events.
+
+    ``files`` are relative to the checkout; the child runs them from its own fresh copy of
+    the grader's files, for at most ``seconds`` (the exercise limit by default).
+    """
+    seconds = limits.exercise_seconds if seconds is None else seconds
     with tempfile.TemporaryDirectory(prefix="solitaire-ds-grade-") as tmp:
         base = Path(tmp)
         secret_dir = base / secrets.token_hex(8)
         secret_dir.mkdir(mode=0o700)
         results = secret_dir / "events.jsonl"
         results.touch()
+        key = secrets.token_hex(32)
         workdir = base / "work"
         workdir.mkdir()
-        key = secrets.token_hex(32)
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "HYPOTHESIS"))}
+        code = base / "grader"
+        checkout = _read_grader_files(REPO_ROOT)
+        for rel, data in _grader_files().items():
+            target = code / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("PYTEST_", "HYPOTHESIS")) and k != "PYTHONPATH"
+        }
         env.update(
             {
                 plugin.ENV_FLAG: "1",
                 plugin.ENV_RESULTS: str(results),
-                plugin.ENV_KEY: key,
                 plugin.ENV_FAIL_FAST: "1" if limits.fail_fast else "0",
                 plugin.ENV_TEST_SECONDS: f"{limits.test_seconds:g}",
+                "PYTHONPATH": str(code),
                 "PYTHONHASHSEED": "0",
                 "PYTHONDONTWRITEBYTECODE": "1",
             }
         )
         command = [
-            sys.executable, "-m", "pytest", *map(str, files),
+            sys.executable, "-m", "pytest", *(str(code / f) for f in files),
             "--impl", impl,
             "-p", "solitaire_ds.grading.plugin",
             "-p", "no:cacheprovider",
             "-p", "no:terminal",  # the results file is the only report
             "-p", "no:timeout",  # the plugin keeps its own per-test alarm
-            "--rootdir", str(REPO_ROOT),
+            "--rootdir", str(code),
             "-o", "addopts=",
             "--continue-on-collection-errors",
         ]  # fmt: skip
@@ -335,16 +439,24 @@ def _run_child(
         output_path.touch()
         # Other users cannot list the folder, so they cannot find the results file by name.
         base.chmod(0o100)
+        # The key goes through a pipe that only the child holds: no file or variable shows it.
+        key_in, key_out = os.pipe()
+        os.write(key_out, key.encode("ascii"))
+        os.close(key_out)
+        env[plugin.ENV_KEY] = str(key_in)
         try:
-            returncode, timed_out = _supervise(command, workdir, env, output_path, reader, limits)
+            returncode, timed_out = _supervise(command, workdir, env, output_path, reader, seconds, limits, key_in)
         finally:
+            os.close(key_in)
             base.chmod(0o700)  # so that the folder can be cleaned up
         reader.read()
+        tampered = [f"{rel} (its copy)" for rel in _differences(_grader_files(), _read_grader_files(code))]
+        tampered += [f"{rel} (in {REPO_ROOT})" for rel in _differences(checkout, _read_grader_files(REPO_ROOT))]
         with open(output_path, "rb") as output:
             head = output.read(_OUTPUT_SHOWN)
             output.seek(max(len(head), output.seek(0, os.SEEK_END) - _OUTPUT_SHOWN))
             shown = (head + b"\n" + output.read()).decode("utf-8", "replace")
-        return _Run(reader.events, returncode, timed_out, shown, reader.forged)
+        return _Run(reader.events, returncode, timed_out, shown, reader.forged, seconds, tuple(tampered))
 
 
 def _supervise(
@@ -353,12 +465,14 @@ def _supervise(
     env: dict[str, str],
     output_path: Path,
     reader: _EventReader,
+    seconds: float,
     limits: Limits,
+    key_fd: int,
 ) -> tuple[int, bool]:
     """Run ``command`` and watch it; return its exit status and whether it was killed.
 
     The child is killed with its whole process group when one exercise (counted from
-    its ``begin`` event, or from the start for the first) outlasts the wall-clock limit.
+    its ``begin`` event, or from the start for the first) outlasts ``seconds``.
     """
     timed_out = False
     with open(output_path, "wb") as output:
@@ -370,6 +484,7 @@ def _supervise(
             stdout=output,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            pass_fds=(key_fd,),
             preexec_fn=_child_limits(limits),
         )
         try:
@@ -383,7 +498,7 @@ def _supervise(
                 for event in reader.read():
                     if event["e"] == "begin" and event["ex"] != current:
                         current, began = event["ex"], time.monotonic()
-                if time.monotonic() - began > limits.exercise_seconds:
+                if time.monotonic() - began > seconds:
                     timed_out = True
                     break
         finally:

@@ -14,9 +14,11 @@ from pathlib import Path
 
 from solitaire_ds.course import REPO_ROOT, exercise
 
-__all__ = ["SOLUTIONS", "make_submission"]
+__all__ = ["BAD", "SOLUTIONS", "bad_submission", "make_submission"]
 
 SOLUTIONS = REPO_ROOT / "solutions"
+#: The folder of bad submissions: ``NAME/exNN.snippet`` is appended to exercise NN's solution.
+BAD = Path(__file__).resolve().parent / "bad_submissions"
 
 
 def make_submission(root: Path, name: str, files: dict[int, str | None]) -> Path:
@@ -35,3 +37,14 @@ def make_submission(root: Path, name: str, files: dict[int, str | None]) -> Path
             with target.open("a", encoding="utf-8") as f:
                 f.write("\n\n" + textwrap.dedent(extra).strip() + "\n")
     return folder
+
+
+def bad_submission(root: Path, name: str) -> Path:
+    """Return a submission folder built from ``BAD / name`` (an empty snippet: the solution as is)."""
+    files: dict[int, str | None] = {}
+    for snippet in sorted((BAD / name).glob("ex*.snippet")):
+        text = snippet.read_text(encoding="utf-8")
+        files[int(snippet.stem[2:])] = text if text.strip() else None
+    if not files:
+        raise FileNotFoundError(f"no snippets in {BAD / name}")
+    return make_submission(root, name, files)

@@ -1,17 +1,10 @@
 """The grader against submissions that misbehave: each costs only its own exercise.
 
-Two submissions are graded once (in parallel, as ``--jobs 2`` does) with small limits:
-
-* ``crashes``: 1 has a syntax error, 2 raises at import, 3 calls ``sys.exit`` at import,
-  4 calls ``os._exit`` in a method, 5 is correct, 6 loops forever in ``__repr__``;
-* ``hostile``: 1 recurses without end, 2 prints hundreds of megabytes at import, 3
-  allocates memory without end, 4 prints "PASSED" and forges results files, 5 loops
-  forever at import, 6 is correct.
-
-A third, graded alone with a short exercise limit, ignores the per-test alarm and loops
-forever. The per-test limit counts CPU time, so a busy machine does not fail good code.
-A fourth hoards memory in a module-level list, which outlives its own exercise's tests:
-the next exercise, graded in a process of its own, must not pay for it.
+The submissions live in ``tests/grading/bad_submissions/`` (its README lists every case).
+Two, ``crashes`` and ``hostile``, are graded once, in parallel as ``--jobs 2`` does, with
+small limits; the others alone, each with the limits its case needs. The per-test limit
+counts CPU time, so a busy machine does not fail good code; a second, wall-clock alarm
+with six times the room stops code that sleeps.
 """
 
 from __future__ import annotations
@@ -20,65 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from solitaire_ds.course import exercise
+from solitaire_ds.course import REPO_ROOT, exercise
 from solitaire_ds.grading.results import SubmissionResult
 from solitaire_ds.grading.runner import Limits, grade_many, grade_submission
-from tests.grading.submissions import make_submission
+from tests.grading.submissions import bad_submission
 
-LIMITS = Limits(test_seconds=5, exercise_seconds=40, memory_bytes=512 << 20)
-
-CRASHES = {
-    1: "def broken(:\n    pass",
-    2: "raise RuntimeError('oops at import')",
-    3: "import sys\nsys.exit(3)",
-    4: "import os\ndef _dequeue(self):\n    os._exit(7)\nLinkedQueue.dequeue = _dequeue",
-    5: None,
-    6: "def _repr(self):\n    while True:\n        pass\nLinkedDeque.__repr__ = _repr",
-}
-
-FORGER = '''
-import glob, os, tempfile
-print("PASSED " * 100)
-for folder in glob.glob(os.path.join(tempfile.gettempdir(), "solitaire-ds-grade-*", "*")):
-    for name in glob.glob(os.path.join(folder, "*")):
-        with open(name, "a") as out:
-            out.write('{"p": "{\\\\"e\\\\": \\\\"end\\\\"}", "mac": "0"}\\n')
-with open("results.json", "w") as out:
-    out.write('{"score": 100}')
-def _dequeue(self):
-    print("PASSED")
-    return None
-LinkedQueue.dequeue = _dequeue
-'''
-
-HOSTILE = {
-    1: "def _peek(self):\n    return self.peek()\nArrayStack.peek = _peek",
-    2: "for _ in range(100000):\n    print('spam' * 1000)",
-    3: (
-        "def _enqueue(self, item):\n    junk = []\n    while True:\n"
-        "        junk.append(bytearray(10**7))\nArrayQueue.enqueue = _enqueue"
-    ),
-    4: FORGER,
-    5: "while True:\n    pass",
-    6: None,
-}
-
-DEAF = (
-    "import signal\ndef _add_front(self, item):\n"
-    "    signal.signal(signal.SIGPROF, signal.SIG_IGN)\n    while True:\n        pass\n"
-    "LinkedDeque.add_front = _add_front"
-)
-
-HOARDER = (
-    "_HOARD = []\ndef _push(self, item):\n    while True:\n"
-    "        _HOARD.append(bytearray(10**7))\nArrayStack.push = _push"
-)
+# Room enough that a busy machine (CPU time grows under contention too) does not fail good code.
+LIMITS = Limits(test_seconds=10, exercise_seconds=60, memory_bytes=512 << 20)
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SubmissionResult]:
     root = tmp_path_factory.mktemp("subs")
-    paths = [make_submission(root, "crashes", CRASHES), make_submission(root, "hostile", HOSTILE)]
+    paths = [bad_submission(root, "crashes"), bad_submission(root, "hostile")]
     exercises = [exercise(n) for n in range(1, 7)]
     results = grade_many(paths, exercises, LIMITS, jobs=2)
     return {r.name: r for r in results}
@@ -123,7 +70,7 @@ def test_an_infinite_loop_costs_only_the_tests_that_reach_it(
 ) -> None:
     r = graded["crashes"].result(6)
     assert not r.reason and 0 < r.score < 10
-    assert any("took more than 5 s of CPU time" in f.message for f in r.failures)
+    assert any("took more than 10 s of CPU time" in f.message for f in r.failures)
 
 
 def test_runaway_recursion_fails_the_tests_that_reach_it(
@@ -159,26 +106,27 @@ def test_printing_passed_and_forging_results_changes_nothing(
 
 def test_an_infinite_loop_at_import_scores_zero(graded: dict[str, SubmissionResult]) -> None:
     assert _reason(graded["hostile"], 5) == (
-        "structures/array_deque.py takes more than 5 s to import (an infinite loop?)"
+        "structures/array_deque.py takes more than 10 s to import (an infinite loop?)"
     )
 
 
 def test_a_loop_that_ignores_the_alarm_is_killed_at_the_exercise_limit(tmp_path: Path) -> None:
-    folder = make_submission(tmp_path, "deaf", {6: DEAF, 1: None})
-    limits = Limits(test_seconds=5, exercise_seconds=6)
+    folder = bad_submission(tmp_path, "deaf")
+    limits = Limits(test_seconds=10, exercise_seconds=15)
     result = grade_submission(folder, [exercise(6), exercise(1)], limits)
-    assert _reason(result, 6).startswith("timed out after 6 s during TestLinkedDeque::")
+    assert _reason(result, 6).startswith("timed out after 15 s during TestLinkedDeque::")
     assert result.result(1).score == 10
+    assert any("linked_deque.py mentions signal.signal" in note for note in result.notes)
 
 
 def test_a_missing_file_scores_zero_without_running(tmp_path: Path) -> None:
-    folder = make_submission(tmp_path, "partial", {1: None})
+    folder = bad_submission(tmp_path, "deaf")  # has exercises 1 and 6 only
     result = grade_submission(folder, [exercise(2)], LIMITS)
     assert result.result(2).reason == "structures/linked_stack.py is missing"
 
 
 def test_grading_twice_gives_the_same_result(tmp_path: Path) -> None:
-    folder = make_submission(tmp_path, "again", {1: HOSTILE[1]})
+    folder = bad_submission(tmp_path, "hostile")
     first = grade_submission(folder, [exercise(1)], LIMITS)
     second = grade_submission(folder, [exercise(1)], LIMITS)
     assert first.exercises == second.exercises  # same counts, same failure messages
@@ -186,9 +134,48 @@ def test_grading_twice_gives_the_same_result(tmp_path: Path) -> None:
 
 
 def test_memory_kept_by_one_exercise_does_not_cost_the_next(tmp_path: Path) -> None:
-    folder = make_submission(tmp_path, "hoarder", {1: HOARDER, 2: None})
+    folder = bad_submission(tmp_path, "hoarder")
     together = grade_submission(folder, [exercise(1), exercise(2)], LIMITS)
     assert together.result(1).score < 10
     assert together.result(2).score == 10
     alone = grade_submission(folder, [exercise(2)], LIMITS)
     assert alone.exercises == (together.result(2),)
+
+
+def test_a_sleeping_loop_costs_only_the_test_that_reaches_it(tmp_path: Path) -> None:
+    folder = bad_submission(tmp_path, "sleeper")
+    result = grade_submission(folder, [exercise(1)], Limits(test_seconds=2, exercise_seconds=90))
+    r = result.result(1)
+    assert not r.reason and 8 <= r.score < 10  # 16 of 17 (one more if the machine is very busy)
+    failed = {f.test: f.message for f in r.failures}
+    assert "more than 12 s of wall-clock time" in failed["TestArrayStack::test_repr_rebuilds"]
+
+
+def test_the_submission_limit_stops_the_exercises_that_would_pass_it(tmp_path: Path) -> None:
+    folder = bad_submission(tmp_path, "slow_import")
+    limits = Limits(test_seconds=10, exercise_seconds=60, submission_seconds=6)
+    result = grade_submission(folder, [exercise(1), exercise(2)], limits)
+    assert _reason(result, 1) == "timed out: the submission used up its 6 s"
+    assert _reason(result, 2) == "not run: the submission used up its 6 s"
+
+
+def test_rewriting_a_contract_test_costs_the_exercise_that_did_it(tmp_path: Path) -> None:
+    contract = REPO_ROOT / "tests" / "contracts" / "test_ex02_linked_stack.py"
+    before = contract.read_bytes()
+    folder = bad_submission(tmp_path, "tamper")
+    result = grade_submission(folder, [exercise(1), exercise(2)], LIMITS)
+    assert _reason(result, 1) == (
+        "not graded: the grader's own files changed while this exercise ran "
+        "(tests/contracts/test_ex02_linked_stack.py (its copy))"
+    )
+    assert result.result(2).score == 10  # a fresh copy of the contract tests
+    assert contract.read_bytes() == before  # the child never saw the checkout
+
+
+def test_code_that_reaches_into_the_grader_is_pointed_out(tmp_path: Path) -> None:
+    folder = bad_submission(tmp_path, "cheat")
+    result = grade_submission(folder, [exercise(1)], LIMITS)
+    assert result.notes == (
+        "exercise 1: structures/array_stack.py mentions _RECORDER, solitaire_ds.grading, sys.modules: "
+        "read it before trusting its score",
+    )

@@ -69,7 +69,13 @@ def test_grade_writes_one_csv_row_per_submission_in_parallel(tmp_path: Path) -> 
     ("argv", "message"),
     [
         (["grade", "no/such/folder"], "submission folder not found: 'no/such/folder'"),
-        (["grade", SOLUTIONS, "--jobs", "0"], "--jobs must be a whole number of at least 1, not '0'"),
+        (["grade", SOLUTIONS, "--jobs", "0"], "--jobs must be a whole number from 1 to 64, not '0'"),
+        (["grade", SOLUTIONS, "--jobs", "²"], "--jobs must be a whole number from 1 to 64, not '²'"),
+        (["grade", SOLUTIONS, "--json", "no/such/dir/r.json"], "--json 'no/such/dir/r.json': the folder"),
+        (["grade", SOLUTIONS, "--csv", "."], "--csv '.' is a folder; give a file name"),
+        (["grade", SOLUTIONS, "--test-timeout", "inf"], "--test-timeout must be a number of seconds from 0"),
+        (["grade", SOLUTIONS, "--submission-timeout", "0"], "--submission-timeout must be a number of seconds"),
+        (["exercises", "build", "--out", "/proc/no-such-place"], "cannot write under '/proc/no-such-place'"),
         (["grade", SOLUTIONS, "--exercise", "x"], "exercise must be a number from 1 to 12, not 'x'"),
         (["grade", SOLUTIONS, "--exercise", "13"], "no exercise 13; the exercises are 1 to 12"),
         (
@@ -78,13 +84,14 @@ def test_grade_writes_one_csv_row_per_submission_in_parallel(tmp_path: Path) -> 
         ),
         (["check", "0"], "no exercise 0; the exercises are 1 to 12"),
         (["check", "1", "--impl", "no/such"], "implementation folder not found: 'no/such'"),
-        (["check", "--test-timeout", "-1"], "--test-timeout must be a positive number of seconds"),
+        (["check", "--test-timeout", "-1"], "--test-timeout must be a number of seconds from 0 to 86400, not '-1'"),
     ],
 )
 def test_misuse_is_one_line_with_exit_status_2(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(argv) == 2
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
     assert err.startswith(f"solitaire-ds: error: {message}")
     assert err.count("\n") == 1
+    assert out == ""  # nothing is checked or graded before the misuse is reported
