@@ -1008,7 +1008,7 @@ def terminal(game: str, seed: str = "3", typed: str = "1;q", **options: str) -> 
 
 
 def _hist_stats(hist: dict[str, int]) -> tuple[int, float, float, float]:
-    """Return ``(n, mean, low, high)`` of a histogram (normal-approximation 95% interval)."""
+    """Return ``(n, mean, low, high)`` of a histogram (Student's t 95% interval, as ``simulate`` prints)."""
     n = sum(hist.values())
     if n == 0:
         return 0, math.nan, math.nan, math.nan
@@ -1016,7 +1016,9 @@ def _hist_stats(hist: dict[str, int]) -> tuple[int, float, float, float]:
     if n == 1:
         return n, mean, mean, mean
     var = sum(c * (int(v) - mean) ** 2 for v, c in hist.items()) / (n - 1)
-    half = 1.959963984540054 * math.sqrt(var / n)
+    from solitaire_ds.stats import t95
+
+    half = t95(n - 1) * math.sqrt(var / n)
     return n, mean, mean - half, mean + half
 
 
