@@ -14,6 +14,13 @@ Dequeuing moves ``_front`` forward instead of shifting the items, so both ends a
 O(1). When an enqueue finds every slot full, the items are copied, in queue order,
 to the start of a list twice as long; that O(n) copy happens after n cheap enqueues,
 so enqueue is O(1) amortized.
+
+>>> q = ArrayQueue([1, 2, 3, 4])
+>>> q.dequeue()
+1
+>>> q.enqueue(5)  # slot 0 was free: the back wraps round to it
+>>> q._slots, q._front, q._size
+([5, 2, 3, 4], 1, 4)
 """
 
 from __future__ import annotations
@@ -136,11 +143,28 @@ class ArrayQueue(Queue[T]):
     # -- private helpers -------------------------------------------------------------
 
     def _grow(self) -> None:
-        """Copy the items of the full buffer, front first, to a list twice as long. O(n)."""
+        """Copy the items of the full buffer, front first, to a list twice as long.
+
+        Runtime complexity: O(n) for n items (two slice copies).
+
+        >>> q = ArrayQueue()
+        >>> for n in range(len(q._slots)):
+        ...     q.enqueue(n)
+        >>> capacity = len(q._slots)
+        >>> q._grow()
+        >>> len(q._slots) == 2 * capacity, q._front, list(q) == list(range(capacity))
+        (True, 0, True)
+        """
         raise NotImplementedError("copy the items in queue order into a new list twice as long; front is 0")
 
     def _check(self) -> None:
-        """Assert the invariant stated at the top of this module."""
+        """Assert the invariant stated at the top of this module.
+
+        Runtime complexity: O(capacity) for the array classes, O(n) for the linked ones.
+
+        >>> ArrayQueue([1, 2])._check() is None
+        True
+        """
         slots = self._slots
         capacity = len(slots)
         assert isinstance(slots, list), "_slots must be a list"

@@ -12,6 +12,10 @@ A push that finds every slot full doubles the capacity; a pop that leaves the st
 a quarter full halves it. Shrinking at a quarter (not at a half) means a push and a
 pop at the boundary cannot resize on every call: each copy of n items is paid for by
 at least n/4 cheap operations before it, so push and pop are O(1) amortized.
+
+>>> s = ArrayStack([1, 2, 3])
+>>> s._slots, s._size  # bottom first; the free slot holds None
+([1, 2, 3, None], 3)
 """
 
 from __future__ import annotations
@@ -133,11 +137,25 @@ class ArrayStack(Stack[T]):
     # -- private helpers -------------------------------------------------------------
 
     def _resize(self, capacity: int) -> None:
-        """Move the items into a new list of ``capacity`` slots (the rest None). O(n)."""
+        """Move the items into a new list of ``capacity`` slots (the rest None).
+
+        Runtime complexity: O(n) for n items (one slice copy).
+
+        >>> s = ArrayStack([1, 2, 3])
+        >>> s._resize(8)
+        >>> len(s._slots), list(s)
+        (8, [3, 2, 1])
+        """
         raise NotImplementedError("copy the items to the start of a new list of capacity slots")
 
     def _check(self) -> None:
-        """Assert the invariant stated at the top of this module."""
+        """Assert the invariant stated at the top of this module.
+
+        Runtime complexity: O(capacity) for the array classes, O(n) for the linked ones.
+
+        >>> ArrayStack([1, 2])._check() is None
+        True
+        """
         slots = self._slots
         capacity = len(slots)
         assert isinstance(slots, list), "_slots must be a list"

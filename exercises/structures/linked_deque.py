@@ -12,6 +12,10 @@ The ring holds exactly ``_size`` nodes besides the sentinel.
 The sentinel is why there are no special cases: every real node always has a node
 on each side, so adding and removing at either end is the same two-link splice,
 whether or not the deque is empty. All operations are O(1).
+
+>>> d = LinkedDeque([1, 2])
+>>> d._sentinel.next.item, d._sentinel.prev.item, d._sentinel.item  # front, rear, none
+(1, 2, None)
 """
 
 from __future__ import annotations
@@ -27,11 +31,23 @@ T = TypeVar("T")
 
 
 class _Node:
-    """One item and the links to the nodes before and after it."""
+    """One item and the links to the nodes before and after it.
+
+    >>> lone = _Node(None)  # a sentinel on its own: a ring of one
+    >>> lone.prev is lone is lone.next
+    True
+    """
 
     __slots__ = ("item", "next", "prev")
 
     def __init__(self, item: Any, prev: _Node | None = None, next_node: _Node | None = None) -> None:
+        """Make a node holding ``item`` between ``prev`` and ``next_node`` (itself when omitted).
+
+        Runtime complexity: O(1).
+
+        >>> _Node(1).next.item
+        1
+        """
         self.item = item
         self.prev: _Node = self if prev is None else prev  # a lone node links to itself
         self.next: _Node = self if next_node is None else next_node
@@ -182,7 +198,13 @@ class LinkedDeque(Deque[T]):
     # -- private helpers -------------------------------------------------------------
 
     def _check(self) -> None:
-        """Assert the invariant stated at the top of this module."""
+        """Assert the invariant stated at the top of this module.
+
+        Runtime complexity: O(capacity) for the array classes, O(n) for the linked ones.
+
+        >>> LinkedDeque([1, 2])._check() is None
+        True
+        """
         sentinel = self._sentinel
         assert isinstance(sentinel, _Node), "the sentinel must be a node"
         assert sentinel.item is None, f"the sentinel holds an item: {sentinel.item!r}"

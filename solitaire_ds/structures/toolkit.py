@@ -25,7 +25,12 @@ __all__ = ["DEFAULT_TOOLKIT", "Toolkit", "load_toolkit"]
 
 @dataclass(frozen=True)
 class Toolkit:
-    """The three classes a game builds its state from, and where they came from."""
+    """The three classes a game builds its state from, and where they came from.
+
+    >>> from solitaire_ds.structures import LinkedStack
+    >>> Toolkit(stack=LinkedStack).stack([1, 2]).pop()
+    2
+    """
 
     stack: type[Stack[Any]] = ArrayStack
     queue: type[Queue[Any]] = ArrayQueue

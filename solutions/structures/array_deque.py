@@ -14,6 +14,11 @@ Adding at the front steps ``_front`` back by one (from slot 0 it wraps to the la
 slot); adding at the rear fills the slot after the rear. Nothing is ever shifted,
 so all four operations are O(1); when the buffer is full, the items are copied in
 order to the start of a list twice as long, which makes adding O(1) amortized.
+
+>>> d = ArrayDeque([1, 2])
+>>> d.add_front(0)  # the front moves back from slot 0 to the last slot
+>>> d._slots, d._front, d._size
+([1, 2, None, 0], 3, 3)
 """
 
 from __future__ import annotations
@@ -215,7 +220,18 @@ class ArrayDeque(Deque[T]):
     # -- private helpers -------------------------------------------------------------
 
     def _grow(self) -> None:
-        """Copy the items of the full buffer, front first, to a list twice as long. O(n)."""
+        """Copy the items of the full buffer, front first, to a list twice as long.
+
+        Runtime complexity: O(n) for n items (two slice copies).
+
+        >>> q = ArrayDeque()
+        >>> for n in range(len(q._slots)):
+        ...     q.add_rear(n)
+        >>> capacity = len(q._slots)
+        >>> q._grow()
+        >>> len(q._slots) == 2 * capacity, q._front, list(q) == list(range(capacity))
+        (True, 0, True)
+        """
         old_slots = self._slots
         capacity = len(old_slots)  # the buffer is full: _size == capacity
         new_slots: list[Any] = [None] * (2 * capacity)
@@ -227,7 +243,13 @@ class ArrayDeque(Deque[T]):
         self._front = 0
 
     def _check(self) -> None:
-        """Assert the invariant stated at the top of this module."""
+        """Assert the invariant stated at the top of this module.
+
+        Runtime complexity: O(capacity) for the array classes, O(n) for the linked ones.
+
+        >>> ArrayDeque([1, 2])._check() is None
+        True
+        """
         slots = self._slots
         capacity = len(slots)
         assert isinstance(slots, list), "_slots must be a list"

@@ -10,6 +10,10 @@ holding the back item; both are None exactly when the queue is empty. Each node'
 Enqueue links a new node after the tail and dequeue unlinks the head, so both are
 O(1). The one delicate case is the last dequeue: the tail must be cleared too, or
 it would keep pointing at a node that is no longer in the queue.
+
+>>> q = LinkedQueue([1, 2])
+>>> q._head.item, q._tail.item, q._head.next is q._tail
+(1, 2, True)
 """
 
 from __future__ import annotations
@@ -25,11 +29,23 @@ T = TypeVar("T")
 
 
 class _Node:
-    """One item and a link to the node behind it."""
+    """One item and a link to the node behind it (None at the tail).
+
+    >>> node = _Node("a")
+    >>> node.item, node.next
+    ('a', None)
+    """
 
     __slots__ = ("item", "next")
 
     def __init__(self, item: Any) -> None:
+        """Make a node holding ``item``, with nothing behind it yet.
+
+        Runtime complexity: O(1).
+
+        >>> _Node(1).next is None
+        True
+        """
         self.item = item
         self.next: _Node | None = None
 
@@ -161,7 +177,13 @@ class LinkedQueue(Queue[T]):
     # -- private helpers -------------------------------------------------------------
 
     def _check(self) -> None:
-        """Assert the invariant stated at the top of this module."""
+        """Assert the invariant stated at the top of this module.
+
+        Runtime complexity: O(capacity) for the array classes, O(n) for the linked ones.
+
+        >>> LinkedQueue([1, 2])._check() is None
+        True
+        """
         if self._size == 0:
             assert self._head is None, f"empty queue but head holds {self._head!r}"
             assert self._tail is None, "empty queue but the tail still points at a node"
