@@ -134,15 +134,19 @@ def run_game(game: str, games: int, solver_games: int, seed: int, workers: int, 
 def run_bench(quick: bool) -> None:
     """Time the six structures against list/deque and write ``docs/data/benchmarks.json``."""
     sys.path.insert(0, str(ROOT))
-    from benchmarks.structures import measure
+    import benchmarks.structures as bench
 
+    bench._clock = time.process_time  # as --cpu: other processes on a shared machine do not count
     sizes = [10**3, 10**4, 10**5] if quick else [10**4, 10**5, 10**6]
     repeats = 1 if quick else 3
-    rows = measure(sizes, repeats)
+    rows = bench.measure(sizes, repeats)
+    floor, floor_builtin = bench._call_floor(sizes[-1], repeats)
     data = {
         "python": sys.version.split()[0],
         "repeats": repeats,
-        "command": "python -m benchmarks.structures" + (" --quick" if quick else ""),
+        "command": "python -m benchmarks.structures --cpu" + (" --quick" if quick else ""),
+        "call_floor": {"ops": sizes[-1], "ns_per_op": round(floor, 1),
+                       "baseline_ns_per_op": round(floor_builtin, 1)},
         "rows": [
             {"name": r.name, "kind": r.kind, "baseline": r.baseline, "ops": r.ops,
              "ns_per_op": round(r.ns_per_op, 1), "baseline_ns_per_op": round(r.baseline_ns_per_op, 1),
