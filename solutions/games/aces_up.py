@@ -34,13 +34,14 @@ size; after every step no two top cards share a suit.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from solitaire_ds.cards import Card, Deck, Rank
 from solitaire_ds.games.base import Event, Game, GameOptions, IllegalMove, Move, pile_line
-from solitaire_ds.stats import distribution, format_rate, mean_interval
+from solitaire_ds.stats import format_interval, format_rate, mean_interval
 from solitaire_ds.structures import DEFAULT_TOOLKIT, Queue, Stack, Toolkit
 
 __all__ = ["AcesUp", "AcesUpOptions", "high_rank"]
@@ -323,10 +324,10 @@ class AcesUp(Game):
         wins = sum(1 for r in results if r["won"])
         scores = [r["score"] for r in results]
         mean, lo, hi = mean_interval(scores)
-        common = ", ".join(f"{score}: {count}" for score, count in distribution(scores, top=13))
+        every = ", ".join(f"{score}: {count}" for score, count in sorted(Counter(scores).items()))
         return [f"won:   {format_rate(wins, n)}",
-                f"score: mean {mean:.2f} (95% CI {lo:.2f}-{hi:.2f})",
-                f"most common scores (score: deals): {common}"]
+                f"score: mean {mean:.2f} ({format_interval(lo, hi)})",
+                f"scores (score: deals): {every} ({n} deal{'' if n == 1 else 's'})"]
 
 
 def _labels(codes: list[str]) -> str:

@@ -41,7 +41,7 @@ from typing import Any, ClassVar
 
 from solitaire_ds.cards import Card, Deck
 from solitaire_ds.games.base import Event, Game, GameOptions, IllegalMove, Move, pile_line
-from solitaire_ds.stats import format_rate, mean_interval
+from solitaire_ds.stats import format_interval, format_rate, mean_interval
 from solitaire_ds.structures import DEFAULT_TOOLKIT, Queue, Stack, Toolkit
 
 __all__ = ["MOVE_KINDS", "IdiotsDelight", "IdiotsDelightOptions"]
@@ -328,7 +328,7 @@ class IdiotsDelight(Game):
         wins = sum(1 for r in results if r["won"])
         mean, lo, hi = mean_interval([r["cards_left"] for r in results])
         return [f"won:        {format_rate(wins, n)}",
-                f"cards left: mean {mean:.2f} (95% CI {lo:.2f}-{hi:.2f})"]
+                f"cards left: mean {mean:.2f} ({format_interval(lo, hi)})"]
 
 
 def _labels(codes: list[str]) -> str:

@@ -31,7 +31,7 @@ from typing import Any, ClassVar
 
 from solitaire_ds.cards import Card, Deck, Rank
 from solitaire_ds.games.base import Event, Game, GameOptions, OptionError, pile_line
-from solitaire_ds.stats import distribution, format_rate, mean_interval
+from solitaire_ds.stats import distribution, format_interval, format_rate, mean_interval
 from solitaire_ds.structures import DEFAULT_TOOLKIT, Queue, Stack, Toolkit
 
 __all__ = ["GATHER_READINGS", "PerpetualMotion", "PerpetualMotionOptions"]
@@ -270,12 +270,12 @@ class PerpetualMotion(Game):
                  f"cycled:  {format_rate(len(cycles), n)}"]
         if won:
             mean, lo, hi = mean_interval([r["rounds"] for r in won])
-            lines.append(f"rounds when won: mean {mean:.2f} (95% CI {lo:.2f}-{hi:.2f}), "
+            lines.append(f"rounds when won: mean {mean:.2f} ({format_interval(lo, hi)}), "
                          f"median {statistics.median(r['rounds'] for r in won):g}, "
                          f"max {max(r['rounds'] for r in won)}")
         if cycles:
             mean, lo, hi = mean_interval(cycles)
-            lines.append(f"cycle length: mean {mean:.2f} (95% CI {lo:.2f}-{hi:.2f})")
+            lines.append(f"cycle length: mean {mean:.2f} ({format_interval(lo, hi)})")
             lines.append(f"cycles by length (length: deals): {_lengths(cycles)}")
         return lines
 
@@ -301,7 +301,7 @@ def _lengths(cycles: Sequence[int], shown: int = _SHOWN_LENGTHS) -> str:
     rest = common[shown:]
     if rest:
         parts.append(f"other lengths ({len(rest)} of them): {sum(count for _, count in rest)}")
-    return f"{', '.join(parts)} ({len(cycles)} deals)"
+    return f"{', '.join(parts)} ({len(cycles)} deal{'' if len(cycles) == 1 else 's'})"
 
 
 def _labels(codes: list[str]) -> str:
