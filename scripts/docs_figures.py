@@ -6,6 +6,7 @@ the repository root::
     python scripts/docs_figures.py --games 100000            # every available game
     python scripts/docs_figures.py --games 5000 --only perpetual-motion
     python scripts/docs_figures.py --bench                    # the structure timings too
+    python scripts/docs_figures.py --games 20000 --solver-games 20000 --plan "aces-up --aces-only solver"
 
 Each game's runs go through the real command line (``solitaire-ds simulate GAME
 --games N --seed 1 --jsonl FILE``), so the figures are exactly what a reader who types
@@ -106,13 +107,23 @@ def run_one(game: str, flags: list[str], player: str | None, games: int, seed: i
     }
 
 
-def run_game(game: str, games: int, solver_games: int, seed: int, workers: int, solver: bool = True) -> None:
-    """Run every plan of ``game`` and write ``docs/data/stats-GAME.json``."""
+def plan_label(game: str, flags: list[str], player: str | None) -> str:
+    """Return a plan's name, as ``--plan`` takes it: ``"aces-up --aces-only solver"``."""
+    return " ".join([game, *flags, *([player] if player else [])])
+
+
+def run_game(
+    game: str, games: int, solver_games: int, seed: int, workers: int, solver: bool = True,
+    plans: list[str] | None = None,
+) -> None:
+    """Run the plans of ``game`` (all, or those named in ``plans``); write ``docs/data/stats-GAME.json``."""
     path = DATA / f"stats-{game}.json"
     old = json.loads(path.read_text(encoding="utf-8"))["runs"] if path.is_file() else []
     runs = []
     for flags, player in PLANS[game]:
         if player == "solver" and not solver:
+            continue
+        if plans and plan_label(game, flags, player) not in plans:
             continue
         n = solver_games if player == "solver" else games
         print(f"{game} {' '.join(flags)} {player or ''}: {n} deals ...", flush=True)
@@ -169,6 +180,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--only", action="append", choices=sorted(PLANS), help="only this game (repeatable)")
     parser.add_argument("--no-solver", action="store_true", help="skip the solver runs (keep their old data)")
+    parser.add_argument("--plan", action="append", metavar="LABEL",
+                        help='only this run, e.g. "aces-up --aces-only solver" (repeatable; others keep their data)')
     parser.add_argument("--bench", action="store_true", help="also time the structures")
     parser.add_argument("--bench-only", action="store_true", help="only time the structures")
     parser.add_argument("--quick-bench", action="store_true", help="smaller benchmark sizes")
@@ -178,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
         solver_games = args.solver_games if args.solver_games is not None else min(args.games, 1000)
         for game in args.only or list(PLANS):
             if _available(game):
-                run_game(game, args.games, solver_games, args.seed, args.workers, not args.no_solver)
+                run_game(game, args.games, solver_games, args.seed, args.workers, not args.no_solver, args.plan)
             else:
                 print(f"{game}: not available yet, kept its old data", flush=True)
     if args.bench or args.bench_only:

@@ -19,6 +19,7 @@ The site build itself (``mkdocs build --strict``) and the real-browser test run 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -307,6 +308,32 @@ def test_the_figures_script_keeps_histograms_of_numeric_keys_split_by_outcome() 
         "won": {"rounds": {"3": 1}},
         "lost": {"rounds": {"5": 2}, "cycle_length": {"4": 2}},
     }
+
+
+def test_the_figures_script_runs_only_the_named_plans_and_keeps_the_others(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("docs_figures", ROOT / "scripts" / "docs_figures.py")
+    assert spec is not None and spec.loader is not None
+    figures = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(figures)
+    monkeypatch.setattr(figures, "DATA", tmp_path)
+    monkeypatch.setattr(figures, "ROOT", tmp_path)
+    kept = {"options": [], "player": "greedy", "games": 7}
+    (tmp_path / "stats-aces-up.json").write_text(json.dumps({"game": "aces-up", "runs": [kept]}))
+    calls = []
+
+    def fake_run(game: str, flags: list[str], player: str | None, games: int, *rest: int) -> dict[str, object]:
+        calls.append((game, flags, player, games))
+        return {"options": flags, "player": player, "games": games}
+
+    monkeypatch.setattr(figures, "run_one", fake_run)
+    figures.main(["--games", "50", "--solver-games", "9", "--only", "aces-up", "--plan", "aces-up --aces-only solver"])
+    assert calls == [("aces-up", ["--aces-only"], "solver", 9)]
+    runs = json.loads((tmp_path / "stats-aces-up.json").read_text())["runs"]
+    assert runs == [kept, {"options": ["--aces-only"], "player": "solver", "games": 9}]
 
 
 def test_the_docs_command_names_the_missing_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
