@@ -5,7 +5,10 @@ of ``game.legal_moves()``. :func:`make_player` builds one by name for a game cla
 
 * ``greedy`` (:func:`greedy_player`): a fixed, deterministic rule of thumb (below);
 * ``solver`` (:func:`solitaire_ds.solver.solver_player`): the best line an exhaustive
-  search finds;
+  search finds -- proved optimal under Idiot's Delight's default rules and in Aces Up;
+  with ``--deal-any-time`` the search has a state budget, and its line is proved optimal
+  only when it finishes (:attr:`solitaire_ds.solver.SolverPlayer.proved`), though never
+  worse than the default rules' optimum;
 * ``interactive`` (:func:`solitaire_ds.interactive.interactive_player`): a person at the
   terminal.
 
