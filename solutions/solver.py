@@ -46,7 +46,6 @@ Pruning (``prune=True``; ``prune=False`` is the plain search the tests compare i
    every card beneath it. So the cards left at the end are at least these (plus, in Aces
    Up, the aces), and a state whose bound is no better than the best end found is not
    searched. The bound of a state only grows along a line, never shrinks.
-
 4. **A removal that can never hurt (Idiot's Delight with ``deal_any_time``).** Call a
    removal *safe* when no card still in play (on the piles or in the stock) other than
    the ones it discards could ever be removed by one of them: for ``suit`` discarding x,
@@ -85,7 +84,9 @@ Up variants it always runs to the end, so the line found is optimal (a win whene
 exists; Aces Up's highest reachable score). With ``deal_any_time`` the solver player
 stops at a state budget (see :class:`SolverPlayer`): its line is at least the default
 rules' optimum, and optimal only when ``Solution.complete`` (``SolverPlayer.proved``)
-says so.
+says so. Measured on 200 deals (seed 0): 54 proved, all of them wins (a win ends the
+search at once); on every lost deal the budget stopped the search, so "no win exists"
+is not proved for any deal with ``deal_any_time``.
 
 Speed (Aces Up, the hot path): the forced discards look up the four top cards in a memo
 (:data:`_DROPS`) of which tops go, and the moves are built once, not per state: with end
