@@ -585,14 +585,17 @@ DEAL_ANY_TIME_BUDGET = 20_000
 
 
 def solve(game: Game, *, prune: bool = True, max_states: int | None = None) -> Solution:
-    """Return the best line from ``game``'s present state (a decision state or its end).
+    """Return the best line from ``game``'s present state, after the forced steps it awaits.
 
     >>> game = AcesUp(Deck.shuffled(1))
     >>> game.advance()
     >>> 0 <= solve(game).value <= 48
     True
     """
-    return search(model_for(game), game_state(game), prune=prune, max_states=max_states)
+    model, state = model_for(game), game_state(game)
+    # The game may be between two forced steps: take them, as the game itself will.
+    start = model.settle(state[:4], state[4])
+    return search(model, start, prune=prune, max_states=max_states)
 
 
 class SolverPlayer:

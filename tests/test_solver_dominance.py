@@ -293,3 +293,16 @@ def test_aces_only_solver_swaps_lone_aces_to_win_where_greedy_scores_6() -> None
     assert record.result == {"won": True, "cards_left": 4, "score": 8}
     moves = [str(m) for m in (AcesUp(deck).decision(e) for e in record.events) if m]
     assert moves == ["move 1 2", "move 4 1", "deal", "move 3 4", "move 2 3"]
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_solve_between_two_forced_steps_takes_them_first(name: str) -> None:
+    from solitaire_ds.solver import solve
+
+    cls, options = GAMES[name]
+    for seed in range(8):
+        game = cls(Deck.shuffled(seed, ranks=A_TO_5), options)
+        game.advance()  # the first deal: the game may still owe forced steps
+        early = solve(game)
+        later = solve(_decision_point(game)) if not game.is_over() else early
+        assert early.value == later.value
