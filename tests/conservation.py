@@ -8,11 +8,13 @@ real state of the piles and the stock after each event, so a test sees every eve
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from typing import Any, TypeVar
 
 from solitaire_ds.cards import Card
 from solitaire_ds.games.base import Event, Game
+from solitaire_ds.players import greedy_choice
 
 G = TypeVar("G", bound=Game)
 
@@ -62,3 +64,19 @@ def watched(cls: type[G]) -> type[G]:
 
     Watched.__name__ = Watched.__qualname__ = f"Watched{cls.__name__}"
     return Watched
+
+
+def play_out(game: Any, seed: int, greedy: bool) -> None:
+    """Play a game with decisions to its end: the greedy player, or random legal moves.
+
+    Then check that a watched game saw every one of its events.
+    """
+    rng = random.Random(seed)
+    while not game.is_over():  # a watched game checks each event as it is emitted
+        if not game.needs_decision():
+            game.advance()
+        elif greedy:
+            game.play(greedy_choice(game))
+        else:
+            game.play(rng.choice([m for m in game.legal_moves() if m.kind != "quit"]))
+    assert game.events_checked == len(game.events) > 0

@@ -13,7 +13,7 @@ from solitaire_ds.games.aces_up import AcesUp, AcesUpOptions
 from solitaire_ds.games.base import IllegalMove, Move
 from solitaire_ds.players import greedy_choice
 from solitaire_ds.records import play_record, replay
-from tests.conservation import watched
+from tests.conservation import play_out, watched
 
 A_TO_3 = [Rank.ACE, Rank.TWO, Rank.THREE]
 # Deal 1: 2♣ 3♣ A♦ 2♦; deal 2: A♣ 3♦ A♥ 2♥; deal 3: 3♥ A♠ 2♠ 3♠.
@@ -191,13 +191,4 @@ def test_cards_are_conserved_and_no_two_tops_share_a_suit_after_every_step(
 def test_every_card_is_accounted_for_after_every_event(
         seed: int, aces_only: bool, greedy: bool, ranks: list[Rank] | None) -> None:
     deck = Deck.shuffled(seed, ranks=ranks) if ranks else Deck.shuffled(seed)
-    game = watched(AcesUp)(deck, AcesUpOptions(aces_only=aces_only))
-    rng = random.Random(seed)
-    while not game.is_over():  # tests.conservation checks each event as it is emitted
-        if not game.needs_decision():
-            game.advance()
-        elif greedy:
-            game.play(greedy_choice(game))
-        else:
-            game.play(rng.choice([m for m in game.legal_moves() if m.kind != "quit"]))
-    assert game.events_checked == len(game.events) > 0
+    play_out(watched(AcesUp)(deck, AcesUpOptions(aces_only=aces_only)), seed, greedy)

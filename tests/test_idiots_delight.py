@@ -13,7 +13,7 @@ from solitaire_ds.games.base import IllegalMove, Move
 from solitaire_ds.games.idiots_delight import IdiotsDelight, IdiotsDelightOptions
 from solitaire_ds.players import greedy_choice
 from solitaire_ds.records import play_record, replay
-from tests.conservation import watched
+from tests.conservation import play_out, watched
 
 ACES_AND_TWOS = [Rank.ACE, Rank.TWO]
 # First deal A♣ 2♣ A♦ 2♦, second deal A♥ 2♥ A♠ 2♠.
@@ -224,13 +224,4 @@ def test_cards_are_conserved_and_only_legal_moves_are_made(
 def test_every_card_is_accounted_for_after_every_event(
         seed: int, deal_any_time: bool, greedy: bool, ranks: list[Rank] | None) -> None:
     deck = Deck.shuffled(seed, ranks=ranks) if ranks else Deck.shuffled(seed)
-    game = watched(IdiotsDelight)(deck, IdiotsDelightOptions(deal_any_time=deal_any_time))
-    rng = random.Random(seed)
-    while not game.is_over():  # tests.conservation checks each event as it is emitted
-        if not game.needs_decision():
-            game.advance()
-        elif greedy:
-            game.play(greedy_choice(game))
-        else:
-            game.play(rng.choice([m for m in game.legal_moves() if m.kind != "quit"]))
-    assert game.events_checked == len(game.events) > 0
+    play_out(watched(IdiotsDelight)(deck, IdiotsDelightOptions(deal_any_time=deal_any_time)), seed, greedy)
