@@ -547,7 +547,9 @@ def test_every_readme_command_parses_and_the_games_and_docs_are_there() -> None:
         except SystemExit:
             pytest.fail(f"README.md: `{' '.join(argv)}` does not parse")
     commands = {" ".join(argv[1:3]) for argv in lines}
-    assert {"play idiots-delight", "play aces-up", "klondike --games", "docs"} <= commands
+    assert {"play idiots-delight", "play aces-up", "klondike --games", "docs", "exercises list",
+            "check 1"} <= commands
+    assert {"grade", "play"} <= {argv[1] for argv in lines if "--impl" in argv or "--csv" in argv}
     assert any("--player" in argv for argv in lines)
     where = _readme_section("Where to go next")
     assert "solitaire-ds docs" in where and ".[docs]" in where
