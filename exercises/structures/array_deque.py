@@ -8,10 +8,13 @@ taken modulo ``capacity``, so they may wrap around either end of the list. The
 front item is ``_slots[_front]``; the rear item is
 ``_slots[(_front + _size - 1) % capacity]``. ``0 <= _front < capacity`` and
 ``0 <= _size <= capacity``. Every other slot holds None, so a removed item is not
-kept alive by the deque.
+kept alive by the deque. ``_capacity`` is ``len(_slots)``, kept in a slot (and
+updated when the buffer grows) so that the four operations skip a ``len()`` call.
 
 Adding at the front steps ``_front`` back by one (from slot 0 it wraps to the last
-slot); adding at the rear fills the slot after the rear. Nothing is ever shifted,
+slot); adding at the rear fills the slot after the rear. An index is never more
+than one lap past either end, so "modulo capacity" is done by adding or subtracting
+the capacity once (cheaper than ``%``). Nothing is ever shifted,
 so all four operations are O(1); when the buffer is full, the items are copied in
 order to the start of a list twice as long, which makes adding O(1) amortized.
 
@@ -55,7 +58,7 @@ class ArrayDeque(Deque[T]):
     ArrayDeque([1, 2])
     """
 
-    __slots__ = ("_front", "_size", "_slots")
+    __slots__ = ("_capacity", "_front", "_size", "_slots")
 
     def __init__(self, items: Iterable[T] | None = None) -> None:
         """Make a deque, adding each of ``items`` at the rear in order.
@@ -66,6 +69,7 @@ class ArrayDeque(Deque[T]):
         'a'
         """
         self._slots: list[Any] = [None] * _MIN_CAPACITY  # an item, or None when unused
+        self._capacity = _MIN_CAPACITY  # len(self._slots)
         self._front = 0
         self._size = 0
         if items is not None:
@@ -183,6 +187,8 @@ class ArrayDeque(Deque[T]):
     def _grow(self) -> None:
         """Copy the items of the full buffer, front first, to a list twice as long.
 
+        Also doubles ``_capacity``.
+
         Runtime complexity: O(n) for n items (two slice copies).
 
         >>> q = ArrayDeque()
@@ -193,7 +199,7 @@ class ArrayDeque(Deque[T]):
         >>> len(q._slots) == 2 * capacity, q._front, list(q) == list(range(capacity))
         (True, 0, True)
         """
-        raise NotImplementedError("copy the items in order into a new list twice as long; front is 0")
+        raise NotImplementedError("copy the items in order into a list twice as long; front 0, capacity doubled")
 
     def _check(self) -> None:
         """Assert the invariant stated at the top of this module.
@@ -207,6 +213,7 @@ class ArrayDeque(Deque[T]):
         capacity = len(slots)
         assert isinstance(slots, list), "_slots must be a list"
         assert capacity >= _MIN_CAPACITY, f"capacity {capacity} is below {_MIN_CAPACITY}"
+        assert self._capacity == capacity, f"_capacity is {self._capacity}, not {capacity}"
         assert 0 <= self._front < capacity, f"front {self._front} outside 0..{capacity - 1}"
         assert 0 <= self._size <= capacity, f"size {self._size} outside 0..{capacity}"
         used = {(self._front + offset) % capacity for offset in range(self._size)}

@@ -6,7 +6,10 @@ Invariant: ``_slots`` is a list of ``capacity`` slots, ``capacity >= _MIN_CAPACI
 The items are ``_slots[0:_size]``, bottom first, so the top item is
 ``_slots[_size - 1]``. Every slot from ``_size`` on holds None, so a popped item is
 not kept alive by the stack. Unless the capacity is already the minimum, the stack
-is more than a quarter full: ``_size > capacity // 4``.
+is more than a quarter full: ``_size > capacity // 4``. ``_shrink_at`` is the size
+at which a pop halves the capacity: ``capacity // 4``, or -1 (never) when the
+capacity is the minimum. It is kept in a slot, and updated on every resize, so that
+pop compares two numbers instead of working the threshold out on every call.
 
 A push that finds every slot full doubles the capacity; a pop that leaves the stack
 a quarter full halves it. Shrinking at a quarter (not at a half) means a push and a
@@ -51,7 +54,7 @@ class ArrayStack(Stack[T]):
     ArrayStack([1, 2])
     """
 
-    __slots__ = ("_size", "_slots")
+    __slots__ = ("_shrink_at", "_size", "_slots")
 
     def __init__(self, items: Iterable[T] | None = None) -> None:
         """Make a stack, pushing each of ``items`` in order so the last ends on top.
@@ -63,6 +66,7 @@ class ArrayStack(Stack[T]):
         """
         self._slots: list[Any] = [None] * _MIN_CAPACITY  # an item, or None when unused
         self._size = 0
+        self._shrink_at = -1  # the minimum capacity never halves
         if items is not None:
             for item in items:
                 self.push(item)
@@ -79,7 +83,7 @@ class ArrayStack(Stack[T]):
         >>> stack.peek()
         'x'
         """
-        raise NotImplementedError("double the capacity when full, then put item in the first free slot")
+        raise NotImplementedError("put item in the first free slot; when every slot is full, double first")
 
     # -- removing --------------------------------------------------------------------
 
@@ -139,14 +143,16 @@ class ArrayStack(Stack[T]):
     def _resize(self, capacity: int) -> None:
         """Move the items into a new list of ``capacity`` slots (the rest None).
 
+        Also sets ``_shrink_at`` for the new capacity.
+
         Runtime complexity: O(n) for n items (one slice copy).
 
         >>> s = ArrayStack([1, 2, 3])
         >>> s._resize(8)
-        >>> len(s._slots), list(s)
-        (8, [3, 2, 1])
+        >>> len(s._slots), list(s), s._shrink_at
+        (8, [3, 2, 1], 2)
         """
-        raise NotImplementedError("copy the items to the start of a new list of capacity slots")
+        raise NotImplementedError("copy the items to the start of a new list of capacity slots; set _shrink_at")
 
     def _check(self) -> None:
         """Assert the invariant stated at the top of this module.
@@ -163,6 +169,10 @@ class ArrayStack(Stack[T]):
         assert 0 <= self._size <= capacity, f"size {self._size} outside 0..{capacity}"
         assert self._size > capacity // 4 or capacity == _MIN_CAPACITY, (
             f"size {self._size} is a quarter or less of capacity {capacity}: should have halved"
+        )
+        expected_shrink_at = capacity // 4 if capacity > _MIN_CAPACITY else -1
+        assert self._shrink_at == expected_shrink_at, (
+            f"_shrink_at is {self._shrink_at}, not {expected_shrink_at} for capacity {capacity}"
         )
         for index in range(self._size, capacity):
             assert slots[index] is None, f"unused slot {index} still holds {slots[index]!r}"

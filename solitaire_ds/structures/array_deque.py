@@ -6,10 +6,13 @@ taken modulo ``capacity``, so they may wrap around either end of the list. The
 front item is ``_slots[_front]``; the rear item is
 ``_slots[(_front + _size - 1) % capacity]``. ``0 <= _front < capacity`` and
 ``0 <= _size <= capacity``. Every other slot holds None, so a removed item is not
-kept alive by the deque.
+kept alive by the deque. ``_capacity`` is ``len(_slots)``, kept in a slot (and
+updated when the buffer grows) so that the four operations skip a ``len()`` call.
 
 Adding at the front steps ``_front`` back by one (from slot 0 it wraps to the last
-slot); adding at the rear fills the slot after the rear. Nothing is ever shifted,
+slot); adding at the rear fills the slot after the rear. An index is never more
+than one lap past either end, so "modulo capacity" is done by adding or subtracting
+the capacity once (cheaper than ``%``). Nothing is ever shifted,
 so all four operations are O(1); when the buffer is full, the items are copied in
 order to the start of a list twice as long, which makes adding O(1) amortized.
 
@@ -53,7 +56,7 @@ class ArrayDeque(Deque[T]):
     ArrayDeque([1, 2])
     """
 
-    __slots__ = ("_front", "_size", "_slots")
+    __slots__ = ("_capacity", "_front", "_size", "_slots")
 
     def __init__(self, items: Iterable[T] | None = None) -> None:
         """Make a deque, adding each of ``items`` at the rear in order.
@@ -64,6 +67,7 @@ class ArrayDeque(Deque[T]):
         'a'
         """
         self._slots: list[Any] = [None] * _MIN_CAPACITY  # an item, or None when unused
+        self._capacity = _MIN_CAPACITY  # len(self._slots)
         self._front = 0
         self._size = 0
         if items is not None:
@@ -83,13 +87,15 @@ class ArrayDeque(Deque[T]):
         [1, 2]
         """
         # BEGIN SOLUTION: grow when full, step the front back one slot (wrap around), put item there
-        if self._size == len(self._slots):
+        size = self._size
+        if size == self._capacity:
             self._grow()
-        slots = self._slots
-        front = (self._front - 1) % len(slots)
-        slots[front] = item
+        front = self._front - 1
+        if front < 0:  # stepped back from slot 0: wrap round to the last slot
+            front += self._capacity
+        self._slots[front] = item
         self._front = front
-        self._size += 1
+        self._size = size + 1
         # END SOLUTION
 
     def add_rear(self, item: T) -> None:
@@ -103,12 +109,13 @@ class ArrayDeque(Deque[T]):
         [1, 2]
         """
         # BEGIN SOLUTION: grow when full, then put item in the slot after the rear (wrap around)
-        slots = self._slots
         size = self._size
-        if size == len(slots):
+        if size == self._capacity:
             self._grow()
-            slots = self._slots
-        slots[(self._front + size) % len(slots)] = item
+        rear = self._front + size
+        if rear >= self._capacity:  # the new rear runs past the end of the list: wrap round to 0
+            rear -= self._capacity
+        self._slots[rear] = item
         self._size = size + 1
         # END SOLUTION
 
@@ -128,14 +135,18 @@ class ArrayDeque(Deque[T]):
         [2]
         """
         # BEGIN SOLUTION: take the front item out (leave None), move the front on (wrap around)
-        if self._size == 0:
+        size = self._size
+        if size == 0:
             raise EmptyStructureError("remove_front from an empty deque")
         slots = self._slots
         front = self._front
         item: T = slots[front]
         slots[front] = None  # no stale reference: the deque must not keep the item alive
-        self._front = (front + 1) % len(slots)
-        self._size -= 1
+        front += 1
+        if front == self._capacity:  # the front moves past the end of the list: wrap round to 0
+            front = 0
+        self._front = front
+        self._size = size - 1
         return item
         # END SOLUTION
 
@@ -156,8 +167,10 @@ class ArrayDeque(Deque[T]):
         size = self._size
         if size == 0:
             raise EmptyStructureError("remove_rear from an empty deque")
+        rear = self._front + size - 1
+        if rear >= self._capacity:  # the rear is past the end of the list: wrap round to the start
+            rear -= self._capacity
         slots = self._slots
-        rear = (self._front + size - 1) % len(slots)
         item: T = slots[rear]
         slots[rear] = None  # no stale reference: the deque must not keep the item alive
         self._size = size - 1
@@ -236,6 +249,8 @@ class ArrayDeque(Deque[T]):
     def _grow(self) -> None:
         """Copy the items of the full buffer, front first, to a list twice as long.
 
+        Also doubles ``_capacity``.
+
         Runtime complexity: O(n) for n items (two slice copies).
 
         >>> q = ArrayDeque()
@@ -246,7 +261,7 @@ class ArrayDeque(Deque[T]):
         >>> len(q._slots) == 2 * capacity, q._front, list(q) == list(range(capacity))
         (True, 0, True)
         """
-        # BEGIN SOLUTION: copy the items in order into a new list twice as long; front is 0
+        # BEGIN SOLUTION: copy the items in order into a list twice as long; front 0, capacity doubled
         old_slots = self._slots
         capacity = len(old_slots)  # the buffer is full: _size == capacity
         new_slots: list[Any] = [None] * (2 * capacity)
@@ -255,6 +270,7 @@ class ArrayDeque(Deque[T]):
         new_slots[:to_the_end] = old_slots[self._front :]
         new_slots[to_the_end:capacity] = old_slots[: self._front]
         self._slots = new_slots
+        self._capacity = 2 * capacity
         self._front = 0
         # END SOLUTION
 
@@ -270,6 +286,7 @@ class ArrayDeque(Deque[T]):
         capacity = len(slots)
         assert isinstance(slots, list), "_slots must be a list"
         assert capacity >= _MIN_CAPACITY, f"capacity {capacity} is below {_MIN_CAPACITY}"
+        assert self._capacity == capacity, f"_capacity is {self._capacity}, not {capacity}"
         assert 0 <= self._front < capacity, f"front {self._front} outside 0..{capacity - 1}"
         assert 0 <= self._size <= capacity, f"size {self._size} outside 0..{capacity}"
         used = {(self._front + offset) % capacity for offset in range(self._size)}

@@ -6,10 +6,13 @@ taken modulo ``capacity``, so they may wrap past the end of the list back to slo
 The front item is ``_slots[_front]``; the back item is
 ``_slots[(_front + _size - 1) % capacity]``. ``0 <= _front < capacity`` and
 ``0 <= _size <= capacity``. Every other slot holds None, so a dequeued item is not
-kept alive by the queue.
+kept alive by the queue. ``_capacity`` is ``len(_slots)``, kept in a slot (and
+updated when the buffer grows) so that enqueue and dequeue skip a ``len()`` call.
 
 Dequeuing moves ``_front`` forward instead of shifting the items, so both ends are
-O(1). When an enqueue finds every slot full, the items are copied, in queue order,
+O(1). An index is never more than one lap past the end, so "modulo capacity" is
+done by subtracting the capacity once when the index reaches it (cheaper than ``%``).
+When an enqueue finds every slot full, the items are copied, in queue order,
 to the start of a list twice as long; that O(n) copy happens after n cheap enqueues,
 so enqueue is O(1) amortized.
 
@@ -54,7 +57,7 @@ class ArrayQueue(Queue[T]):
     ArrayQueue([2, 3])
     """
 
-    __slots__ = ("_front", "_size", "_slots")
+    __slots__ = ("_capacity", "_front", "_size", "_slots")
 
     def __init__(self, items: Iterable[T] | None = None) -> None:
         """Make a queue, enqueuing each of ``items`` in order.
@@ -65,6 +68,7 @@ class ArrayQueue(Queue[T]):
         'a'
         """
         self._slots: list[Any] = [None] * _MIN_CAPACITY  # an item, or None when unused
+        self._capacity = _MIN_CAPACITY  # len(self._slots)
         self._front = 0
         self._size = 0
         if items is not None:
@@ -84,12 +88,13 @@ class ArrayQueue(Queue[T]):
         [1, 2]
         """
         # BEGIN SOLUTION: grow when full, then put item in the slot after the back (wrap around)
-        slots = self._slots
         size = self._size
-        if size == len(slots):
+        if size == self._capacity:
             self._grow()
-            slots = self._slots
-        slots[(self._front + size) % len(slots)] = item
+        back = self._front + size
+        if back >= self._capacity:  # the back runs past the end of the list: wrap round to 0
+            back -= self._capacity
+        self._slots[back] = item
         self._size = size + 1
         # END SOLUTION
 
@@ -109,14 +114,18 @@ class ArrayQueue(Queue[T]):
         1
         """
         # BEGIN SOLUTION: take the front item out (leave None), move the front on (wrap around)
-        if self._size == 0:
+        size = self._size
+        if size == 0:
             raise EmptyStructureError("dequeue from an empty queue")
         slots = self._slots
         front = self._front
         item: T = slots[front]
         slots[front] = None  # no stale reference: the queue must not keep the item alive
-        self._front = (front + 1) % len(slots)
-        self._size -= 1
+        front += 1
+        if front == self._capacity:  # the front moves past the end of the list: wrap round to 0
+            front = 0
+        self._front = front
+        self._size = size - 1
         return item
         # END SOLUTION
 
@@ -175,6 +184,8 @@ class ArrayQueue(Queue[T]):
     def _grow(self) -> None:
         """Copy the items of the full buffer, front first, to a list twice as long.
 
+        Also doubles ``_capacity``.
+
         Runtime complexity: O(n) for n items (two slice copies).
 
         >>> q = ArrayQueue()
@@ -185,7 +196,7 @@ class ArrayQueue(Queue[T]):
         >>> len(q._slots) == 2 * capacity, q._front, list(q) == list(range(capacity))
         (True, 0, True)
         """
-        # BEGIN SOLUTION: copy the items in queue order into a new list twice as long; front is 0
+        # BEGIN SOLUTION: copy the items in order into a list twice as long; front 0, capacity doubled
         old_slots = self._slots
         capacity = len(old_slots)  # the buffer is full: _size == capacity
         new_slots: list[Any] = [None] * (2 * capacity)
@@ -194,6 +205,7 @@ class ArrayQueue(Queue[T]):
         new_slots[:to_the_end] = old_slots[self._front :]
         new_slots[to_the_end:capacity] = old_slots[: self._front]
         self._slots = new_slots
+        self._capacity = 2 * capacity
         self._front = 0
         # END SOLUTION
 
@@ -209,6 +221,7 @@ class ArrayQueue(Queue[T]):
         capacity = len(slots)
         assert isinstance(slots, list), "_slots must be a list"
         assert capacity >= _MIN_CAPACITY, f"capacity {capacity} is below {_MIN_CAPACITY}"
+        assert self._capacity == capacity, f"_capacity is {self._capacity}, not {capacity}"
         assert 0 <= self._front < capacity, f"front {self._front} outside 0..{capacity - 1}"
         assert 0 <= self._size <= capacity, f"size {self._size} outside 0..{capacity}"
         used = {(self._front + offset) % capacity for offset in range(self._size)}

@@ -28,24 +28,21 @@ T = TypeVar("T")
 class _Node:
     """One item and a link to the node below it.
 
-    >>> bottom = _Node("a", None)
-    >>> top = _Node("b", bottom)
+    There is no ``__init__``: make the node, then set both fields. Calling a Python
+    ``__init__`` costs about as much as the rest of a push, so this keeps push fast.
+
+    >>> bottom = _Node()
+    >>> bottom.item, bottom.next = "a", None
+    >>> top = _Node()
+    >>> top.item, top.next = "b", bottom
     >>> top.item, top.next is bottom, bottom.next
     ('b', True, None)
     """
 
     __slots__ = ("item", "next")
 
-    def __init__(self, item: Any, next_node: _Node | None) -> None:
-        """Make a node holding ``item`` on top of ``next_node``.
-
-        Runtime complexity: O(1).
-
-        >>> _Node(1, None).item
-        1
-        """
-        self.item = item
-        self.next = next_node
+    item: Any
+    next: _Node | None
 
 
 class LinkedStack(Stack[T]):
@@ -95,7 +92,10 @@ class LinkedStack(Stack[T]):
         >>> stack.peek()
         'x'
         """
-        self._top = _Node(item, self._top)
+        node = _Node()
+        node.item = item
+        node.next = self._top
+        self._top = node
         self._size += 1
 
     # -- removing --------------------------------------------------------------------
