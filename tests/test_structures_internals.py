@@ -4,6 +4,7 @@ and proof that the contract tests catch deliberately broken classes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -263,3 +264,24 @@ def test_contract_failure_names_the_steps_in_plain_words() -> None:
     message = str(caught.value)
     assert message.startswith("after _LinkedQueueWithStaleTail(), ")
     assert "_check() failed: empty queue but the tail still points at a node" in message
+
+
+@pytest.mark.parametrize(
+    ("make", "corrupt", "message"),
+    [
+        (lambda: ArrayStack(range(20)), lambda s: setattr(s, "_shrink_at", 3), "_shrink_at"),
+        (lambda: ArrayQueue(range(20)), lambda q: setattr(q, "_capacity", 16), "_capacity"),
+        (lambda: ArrayDeque(range(20)), lambda d: setattr(d, "_capacity", 64), "_capacity"),
+    ],
+    ids=["stack-shrink-threshold", "queue-capacity", "deque-capacity"],
+)
+def test_check_catches_a_stale_cached_capacity_or_threshold(
+    make: Callable[[], Any], corrupt: Callable[[Any], None], message: str
+) -> None:
+    # The array classes keep len(_slots) or its quarter in a slot to save work on every
+    # operation; _check() must catch a _grow or _resize that forgets to update it.
+    structure = make()
+    structure._check()
+    corrupt(structure)
+    with pytest.raises(AssertionError, match=message):
+        structure._check()
