@@ -9,12 +9,14 @@ prints one line, ``solitaire-ds: error: ...``, and exits with status 2; no trace
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
+from pathlib import Path
 from typing import NoReturn
 
-__all__ = ["COMMAND_MODULES", "UsageError", "main"]
+__all__ = ["COMMAND_MODULES", "UsageError", "check_output_path", "main", "write_output"]
 
 #: Modules that add sub-commands, in the order ``--help`` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -27,6 +29,39 @@ COMMAND_MODULES: tuple[str, ...] = (
 
 class UsageError(Exception):
     """Bad input on the command line: reported in one line with exit status 2."""
+
+
+def check_output_path(path: Path, flag: str) -> None:
+    """Refuse, before any work is done, an output file that could not be written.
+
+    Raise :class:`UsageError` naming ``flag`` and ``path`` when the path is a folder, its
+    folder does not exist, or either may not be written. Nothing is created: a run that
+    fails later leaves no empty file behind.
+
+    >>> check_output_path(Path("."), "--csv")
+    Traceback (most recent call last):
+    ...
+    solitaire_ds.cli.UsageError: --csv .: that is a folder; give a file name
+    """
+    folder = path.parent
+    if path.is_dir():
+        raise UsageError(f"{flag} {path}: that is a folder; give a file name")
+    if not folder.is_dir():
+        if folder.exists():
+            raise UsageError(f"{flag} {path}: {folder} is not a folder")
+        raise UsageError(f"{flag} {path}: the folder {folder} does not exist")
+    if path.exists() and not os.access(path, os.W_OK):
+        raise UsageError(f"{flag} {path}: the file may not be written")
+    if not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
+        raise UsageError(f"{flag} {path}: the folder {folder} may not be written")
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` (UTF-8); a failure is a :class:`UsageError` in one line."""
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
 
 
 Handler = Callable[[argparse.Namespace], int]

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from solitaire_ds.cards import Deck, DeckError
-from solitaire_ds.cli import UsageError
+from solitaire_ds.cli import UsageError, check_output_path, write_output
 from solitaire_ds.games import GAMES, UnknownGame, game_class
 from solitaire_ds.games.base import Game, GameOptions, OptionError
 from solitaire_ds.records import Record, RecordError, play_record, render_text, replay
@@ -43,7 +43,6 @@ from solitaire_ds.structures.toolkit import DEFAULT_TOOLKIT, Toolkit, load_toolk
 __all__ = [
     "MAX_GAMES",
     "add_option_flags",
-    "check_output_path",
     "game_count",
     "max_workers",
     "positive_int",
@@ -258,7 +257,7 @@ def _play(args: argparse.Namespace) -> int:
                                else ""))
     print(render_text(record), end="")
     if args.json is not None:
-        _write(args.json, record.dumps())
+        write_output(args.json, record.dumps())
         print(f"Record written to {args.json}")
     return 0
 
@@ -274,33 +273,6 @@ def _where(exc: BaseException) -> str:
     owner = frame.f_locals.get("self")
     name = frame.f_code.co_name
     return f"{type(owner).__name__}.{name}" if owner is not None else name
-
-
-def check_output_path(path: Path, flag: str) -> None:
-    """Refuse, before any game is played, an output file that could not be written.
-
-    Raise :class:`~solitaire_ds.cli.UsageError` naming ``flag`` and ``path`` when the path
-    is a folder, its folder does not exist, or either may not be written. Nothing is
-    created: a run that fails later leaves no empty file behind.
-    """
-    folder = path.parent
-    if path.is_dir():
-        raise UsageError(f"{flag} {path}: that is a folder; give a file name")
-    if not folder.is_dir():
-        if folder.exists():
-            raise UsageError(f"{flag} {path}: {folder} is not a folder")
-        raise UsageError(f"{flag} {path}: the folder {folder} does not exist")
-    if path.exists() and not os.access(path, os.W_OK):
-        raise UsageError(f"{flag} {path}: the file may not be written")
-    if not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
-        raise UsageError(f"{flag} {path}: the folder {folder} may not be written")
-
-
-def _write(path: Path, text: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
 
 
 # -- simulate -------------------------------------------------------------------------
@@ -336,7 +308,7 @@ def _simulate(args: argparse.Namespace) -> int:
     results = run_deals(run, sources, args.workers, ProgressBar(f"{cls.name}"))
     elapsed = time.perf_counter() - started
     if args.jsonl is not None:
-        _write(args.jsonl, "".join(json.dumps(r) + "\n" for r in results))
+        write_output(args.jsonl, "".join(json.dumps(r) + "\n" for r in results))
     print(summary(cls, options, player, sources, results, args))
     # The timing differs from run to run and with --workers: stderr, so stdout does not.
     print(timing_line(len(results), elapsed, args.workers), file=sys.stderr)

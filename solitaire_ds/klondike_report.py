@@ -29,10 +29,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from solitaire_ds.cli import UsageError
+from solitaire_ds.cli import UsageError, check_output_path, write_output
 from solitaire_ds.commands import (
     MAX_GAMES,
-    check_output_path,
     game_count,
     max_workers,
     seed_int,
@@ -163,18 +162,11 @@ def run_report(args: argparse.Namespace) -> int:
                         ProgressBar(Klondike.name, unit="games"))
     elapsed = time.perf_counter() - started
     if args.jsonl is not None:
-        _write(args.jsonl, "".join(json.dumps(r) + "\n" for r in results))
+        write_output(args.jsonl, "".join(json.dumps(r) + "\n" for r in results))
     print(report(sources, results, DEFAULT_SHOW if show is None else show, where))
     # The timing differs from run to run and with --workers: stderr, so stdout does not.
     print(timing_line(len(results), elapsed, args.workers, "games"), file=sys.stderr)
     return 0
-
-
-def _write(path: Path, text: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
 
 
 def register(subparsers: Any) -> None:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from solitaire_ds.cli import UsageError
+from solitaire_ds.cli import UsageError, check_output_path, write_output
 from solitaire_ds.course import EXERCISES, REPO_ROOT, Exercise, ImplError, exercise, resolve_impl
 from solitaire_ds.grading import generate
 from solitaire_ds.grading.markers import MarkerError
@@ -128,18 +128,6 @@ def _jobs(text: str) -> int:
 _MAX_JOBS = 64
 
 
-def _output_file(text: str | None, flag: str) -> Path | None:
-    """Return the file ``flag`` names, checked before any grading: its folder must exist."""
-    if text is None:
-        return None
-    path = Path(text)
-    if path.is_dir():
-        raise UsageError(f"{flag} {text!r} is a folder; give a file name")
-    if not path.parent.is_dir():
-        raise UsageError(f"{flag} {text!r}: the folder {str(path.parent)!r} does not exist")
-    return path
-
-
 def _runner() -> ModuleType:
     """Return the grading runner, which needs pytest (the dev extra): say so when it is missing."""
     try:
@@ -248,8 +236,11 @@ def _check(args: argparse.Namespace) -> int:
 
 def _grade(args: argparse.Namespace) -> int:
     jobs = _jobs(str(args.jobs))
-    json_file = _output_file(args.json, "--json")
-    csv_file = _output_file(args.csv, "--csv")
+    json_file = Path(args.json) if args.json else None
+    csv_file = Path(args.csv) if args.csv else None
+    for file, flag in ((json_file, "--json"), (csv_file, "--csv")):
+        if file is not None:
+            check_output_path(file, flag)
     if args.json and len(args.paths) > 1:
         raise UsageError(
             f"--json writes one submission's results.json; got {len(args.paths)} paths "
@@ -278,11 +269,8 @@ def _grade(args: argparse.Namespace) -> int:
     for result in results:
         print(score_table(result))
         print()
-    try:
-        if json_file is not None:
-            json_file.write_text(json.dumps(gradescope_json(results[0]), indent=2) + "\n", encoding="utf-8")
-        if csv_file is not None:
-            csv_file.write_text(csv_text(results), encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot write {exc.filename}: {exc.strerror}") from None
+    if json_file is not None:
+        write_output(json_file, json.dumps(gradescope_json(results[0]), indent=2) + "\n")
+    if csv_file is not None:
+        write_output(csv_file, csv_text(results))
     return 0
