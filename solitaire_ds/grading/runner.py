@@ -60,7 +60,6 @@ __all__ = [
 ]
 
 _OUTPUT_SHOWN = 4000  # bytes kept from each end of the child's own output (diagnostics)
-_POLL = 0.1  # seconds between looks at a running child
 #: What a child runs besides the submission: the package and the contract tests.
 _GRADER_PARTS = ("solitaire_ds", "tests/__init__.py", "tests/conftest.py", "tests/contracts")
 
@@ -202,6 +201,7 @@ def grade_submission(
             forged += run.forged
             if not run.tampered:
                 break
+            left = limits.submission_seconds - (time.monotonic() - started)  # the retry has what is left
         results[ex.number] = _result(ex, ids, run, limits)
     if forged:
         notes.append(f"ignored {forged} results lines not written by the grader")
@@ -445,7 +445,7 @@ def _run_child(
         os.close(key_out)
         env[plugin.ENV_KEY] = str(key_in)
         try:
-            returncode, timed_out = _supervise(command, workdir, env, output_path, reader, seconds, limits, key_in)
+            returncode, timed_out = _supervise(command, workdir, env, output_path, seconds, limits, key_in)
         finally:
             os.close(key_in)
             base.chmod(0o700)  # so that the folder can be cleaned up
@@ -464,15 +464,14 @@ def _supervise(
     workdir: Path,
     env: dict[str, str],
     output_path: Path,
-    reader: _EventReader,
     seconds: float,
     limits: Limits,
     key_fd: int,
 ) -> tuple[int, bool]:
-    """Run ``command`` and watch it; return its exit status and whether it was killed.
+    """Run ``command`` and wait; return its exit status and whether it was killed.
 
-    The child is killed with its whole process group when one exercise (counted from
-    its ``begin`` event, or from the start for the first) outlasts ``seconds``.
+    The child runs one exercise (or the reference collection): it is killed, with its
+    whole process group, when it outlasts ``seconds`` of wall-clock time.
     """
     timed_out = False
     with open(output_path, "wb") as output:
@@ -488,19 +487,9 @@ def _supervise(
             preexec_fn=_child_limits(limits),
         )
         try:
-            current, began = None, time.monotonic()
-            while True:
-                try:
-                    child.wait(timeout=_POLL)
-                    break
-                except subprocess.TimeoutExpired:
-                    pass
-                for event in reader.read():
-                    if event["e"] == "begin" and event["ex"] != current:
-                        current, began = event["ex"], time.monotonic()
-                if time.monotonic() - began > seconds:
-                    timed_out = True
-                    break
+            child.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            timed_out = True
         finally:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(child.pid, signal.SIGKILL)
