@@ -1,11 +1,12 @@
 """How a message shows what it was given: one short line, the bad token quoted.
 
-Invariant: whatever the input, the text returned is at most ``limit`` characters (and, with
-``max_lines``, at most that many lines plus one saying how many were left out), so a
+Invariant: whatever the input, the text returned is at most ``limit`` characters (a quoted
+token: its first ``limit`` characters, quotes and escapes aside; with ``max_lines``, at most
+that many lines plus one saying how many were left out), so a
 200 MB deck line or a student's runaway ``__repr__`` never floods a message.
 
 >>> shown("AS 2H " * 20)
-"'AS 2H AS 2H AS 2H AS 2H AS 2H AS 2H...'"
+"'AS 2H AS 2H AS 2H AS 2H AS 2H AS 2H A...'"
 """
 
 from __future__ import annotations
@@ -40,17 +41,20 @@ def shorten(text: str, limit: int = 200, *, max_lines: int | None = None) -> str
 
 
 def shown(value: object, limit: int = 40) -> str:
-    """Return ``repr(value)`` cut to ``limit`` characters: a token quoted for a message.
+    """Return ``repr(value)`` of a token cut short for a message.
 
-    Runtime complexity: O(limit) for a string; a long string is cut before ``repr``.
+    A string longer than ``limit`` keeps its first ``limit - 3`` characters and ``...``
+    inside the quotes (it is cut before ``repr``: ``repr`` of a 200 MB string is 200 MB);
+    anything else is ``repr`` cut to ``limit`` characters.
+
+    Runtime complexity: O(limit) for a string.
 
     >>> shown("2Z")
     "'2Z'"
     >>> shown(12345, limit=4)
     '1...'
     """
-    if isinstance(value, str) and len(value) > limit:
-        value = value[:limit]  # cut first: repr of a 200 MB string is 200 MB
-        return repr(value)[: limit - 4] + "...'"
+    if isinstance(value, str):
+        return repr(value if len(value) <= limit else value[: limit - 3] + "...")
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."

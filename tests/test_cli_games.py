@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from solitaire_ds import commands
+from solitaire_ds.cli import games as commands
 from solitaire_ds.cards import Deck
 from solitaire_ds.cli import main
 from solitaire_ds.records import Record

@@ -36,8 +36,8 @@ sys.path.insert(0, str(DOCS / "hooks"))
 
 import docgen  # noqa: E402  (lives in docs/hooks, put on the path just above)
 
+from solitaire_ds.cli.docs import INSTALL_HINT, docs_command  # noqa: E402
 from solitaire_ds.course import EXERCISES  # noqa: E402
-from solitaire_ds.docs_command import INSTALL_HINT, docs_command  # noqa: E402
 from solitaire_ds.structures import ArrayQueue, LinkedDeque  # noqa: E402
 
 _FENCE = re.compile(
@@ -394,7 +394,7 @@ def test_klondikes_priority_list_is_numbered_and_the_guard_is_an_item() -> None:
 def test_every_public_module_has_its_place_on_the_api_page() -> None:
     listed = [name for _, names in docgen.API_SECTIONS for name in names]
     assert docgen.undocumented(listed) == [], "add these modules to API_SECTIONS in docs/hooks/docgen.py"
-    assert {"solitaire_ds.interactive", "solitaire_ds.grading.plugin"} <= set(docgen.public_modules())
+    assert {"solitaire_ds.interactive", "solitaire_ds.course.plugin"} <= set(docgen.public_modules())
 
 
 def test_a_public_module_left_out_of_the_sections_is_still_documented(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -133,7 +133,7 @@ def test_the_report_shows_two_complete_records_then_the_money(
 def test_a_zero_net_carries_a_sign_too() -> None:
     # One game never nets zero (5 × cards − 52 is never 0), but a run can: three games of
     # 10 cards (−$2 each) and two of 11 (+$3 each) pay back exactly the $260 staked.
-    from solitaire_ds.klondike_report import report
+    from solitaire_ds.cli.games import report
     from solitaire_ds.simulate import seeded_deals
 
     results = [{"won": False, "to_foundation": c, "cards_left": 52 - c, "net": 5 * c - 52}

@@ -13,6 +13,13 @@ from hypothesis import Phase
 from hypothesis.stateful import RuleBasedStateMachine
 
 import solitaire_ds.structures as structures
+from solitaire_ds.course.contracts.structure_contracts import (
+    deque_machine,
+    list_shortcuts,
+    queue_machine,
+    run_machine,
+    stack_machine,
+)
 from solitaire_ds.structures import (
     ArrayDeque,
     ArrayQueue,
@@ -21,13 +28,6 @@ from solitaire_ds.structures import (
     LinkedDeque,
     LinkedQueue,
     LinkedStack,
-)
-from tests.contracts.structure_contracts import (
-    deque_machine,
-    list_shortcuts,
-    queue_machine,
-    run_machine,
-    stack_machine,
 )
 
 STRUCTURES_DIR = Path(structures.__file__).parent

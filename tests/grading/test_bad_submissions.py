@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from solitaire_ds.course import REPO_ROOT, exercise
-from solitaire_ds.grading.results import SubmissionResult
-from solitaire_ds.grading.runner import Limits, grade_many, grade_submission
+from solitaire_ds.course.results import SubmissionResult
+from solitaire_ds.course.runner import Limits, grade_many, grade_submission
 from tests.grading.submissions import bad_submission
 
 # Room enough that a busy machine (CPU time grows under contention too) does not fail good code.
@@ -160,13 +160,13 @@ def test_the_submission_limit_stops_the_exercises_that_would_pass_it(tmp_path: P
 
 
 def test_rewriting_a_contract_test_costs_the_exercise_that_did_it(tmp_path: Path) -> None:
-    contract = REPO_ROOT / "tests" / "contracts" / "test_ex02_linked_stack.py"
+    contract = REPO_ROOT / "solitaire_ds" / "course" / "contracts" / "test_ex02_linked_stack.py"
     before = contract.read_bytes()
     folder = bad_submission(tmp_path, "tamper")
     result = grade_submission(folder, [exercise(1), exercise(2)], LIMITS)
     assert _reason(result, 1) == (
         "not graded: the grader's own files changed while this exercise ran "
-        "(tests/contracts/test_ex02_linked_stack.py (its copy))"
+        "(solitaire_ds/course/contracts/test_ex02_linked_stack.py (its copy))"
     )
     assert result.result(2).score == 10  # a fresh copy of the contract tests
     assert contract.read_bytes() == before  # the child never saw the checkout
@@ -176,6 +176,6 @@ def test_code_that_reaches_into_the_grader_is_pointed_out(tmp_path: Path) -> Non
     folder = bad_submission(tmp_path, "cheat")
     result = grade_submission(folder, [exercise(1)], LIMITS)
     assert result.notes == (
-        "exercise 1: structures/array_stack.py mentions _RECORDER, solitaire_ds.grading, sys.modules: "
+        "exercise 1: structures/array_stack.py mentions _RECORDER, solitaire_ds.course, sys.modules: "
         "read it before trusting its score",
     )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from solitaire_ds.course import REPO_ROOT
-from solitaire_ds.grading.generate import differences, expected_files
+from solitaire_ds.course.generate import differences, expected_files
 
 
 def test_generated_folders_match_the_package() -> None:

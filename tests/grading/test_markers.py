@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from solitaire_ds.course import EXERCISES, Exercise
-from solitaire_ds.grading.generate import GENERATED_TAG, build, differences, expected_files
-from solitaire_ds.grading.markers import MarkerError, exercise_view, find_blocks, solution_view
+from solitaire_ds.course.generate import GENERATED_TAG, build, differences, expected_files
+from solitaire_ds.course.markers import MarkerError, exercise_view, find_blocks, solution_view
 
 SOURCE = '''"""A module."""
 

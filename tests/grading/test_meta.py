@@ -6,7 +6,7 @@ Each grades every exercise that has contract tests, in one child process per exe
 from __future__ import annotations
 
 from solitaire_ds.course import REPO_ROOT
-from solitaire_ds.grading.runner import available_exercises, grade_submission
+from solitaire_ds.course.runner import available_exercises, grade_submission
 
 
 def test_solutions_score_full_marks_on_every_exercise() -> None:

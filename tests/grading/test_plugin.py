@@ -6,7 +6,7 @@ import signal
 
 import pytest
 
-from solitaire_ds.grading import plugin
+from solitaire_ds.course import plugin
 
 
 def test_the_alarm_raises_only_inside_a_test_phase(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -21,29 +21,25 @@ message naming the operations in order, the failing one last.
 resizes and wrap-arounds and come back down.
 """
 
+
 from __future__ import annotations
 
 import ast
 import collections
-import errno
 import inspect
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, Phase, settings
-from hypothesis import strategies as st
-from hypothesis.stateful import (
-    RuleBasedStateMachine,
-    invariant,
-    precondition,
-    rule,
-    run_state_machine_as_test,
-)
 
-from solitaire_ds.structures.base import EmptyStructureError
-from tests.contracts.plain import describe_steps
+from solitaire_ds.course.contracts.operations import Operations, evaluate
+from solitaire_ds.course.contracts.structure_machines import (
+    STATEFUL_SETTINGS,
+    deque_machine,
+    queue_machine,
+    run_machine,
+    stack_machine,
+)
 
 __all__ = [
     "STATEFUL_SETTINGS",
@@ -58,404 +54,6 @@ __all__ = [
     "run_machine",
     "stack_machine",
 ]
-
-#: Deterministic, deadline-free settings for the stateful contract tests.
-STATEFUL_SETTINGS = settings(
-    max_examples=30,
-    stateful_step_count=200,
-    derandomize=True,
-    database=None,
-    deadline=None,
-    report_multiple_bugs=False,  # one failure, shrunk to its shortest steps, is easier to read
-    # no "explain" phase: its list of source lines adds nothing to the steps our message names
-    phases=[Phase.explicit, Phase.reuse, Phase.generate, Phase.target, Phase.shrink],
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-
-_ITEMS = st.integers(min_value=-1000, max_value=1000)
-_BATCHES = st.lists(_ITEMS, min_size=1, max_size=12)
-_COUNTS = st.integers(min_value=1, max_value=12)
-
-
-def run_machine(machine: type[RuleBasedStateMachine], **overrides: Any) -> None:
-    """Run ``machine`` as a test with :data:`STATEFUL_SETTINGS` (``overrides`` replace some).
-
-    A failure's message already names every step in plain words, so Hypothesis's notes
-    (the same steps as Python code) are dropped from it.
-    """
-    try:
-        run_state_machine_as_test(machine, settings=settings(STATEFUL_SETTINGS, **overrides))
-    except AssertionError as error:
-        if str(error).startswith("after ") and hasattr(error, "__notes__"):
-            del error.__notes__
-        raise
-
-
-# -- operations that name themselves -------------------------------------------------------
-
-def _show(value: object) -> str:
-    """Return ``repr(value)``; for a long list, its length and its first and last items."""
-    if isinstance(value, list) and len(value) > 12:
-        return f"[{', '.join(map(repr, value[:5]))}, ..., {', '.join(map(repr, value[-5:]))}] ({len(value)} items)"
-    return repr(value)
-
-
-def _first_difference(actual: object, expected: object) -> str:
-    """Return where two lists first differ (empty when that says nothing new)."""
-    if not (isinstance(actual, list) and isinstance(expected, list)):
-        return ""
-    if max(len(actual), len(expected)) <= 12:
-        return ""
-    for index, (a, e) in enumerate(zip(actual, expected, strict=False)):
-        if a != e:
-            return f" (item {index} is {a!r}, expected {e!r})"
-    return f" ({len(actual)} items, expected {len(expected)})"
-
-
-def _passes_through(error: Exception) -> bool:
-    """Errors the grader reports itself: memory and the output limit."""
-    return isinstance(error, MemoryError) or (
-        isinstance(error, OSError) and error.errno == errno.EFBIG
-    )
-
-
-def _unexpected(prefix: str, step: str, error: Exception) -> AssertionError:
-    message = f"{prefix}{step} raised {type(error).__name__}"
-    text = str(error)
-    return AssertionError(f"{message}: {text}" if text else message)
-
-
-def evaluate(text: str, compute: Callable[[], object], expected: object) -> None:
-    """Check that the expression ``text`` (computed by ``compute``) gives ``expected``.
-
-    >>> evaluate("1 + 1", lambda: 1 + 1, 3)
-    Traceback (most recent call last):
-    ...
-    AssertionError: 1 + 1 returned 2, expected 3
-    """
-    try:
-        actual = compute()
-    except Exception as error:
-        if _passes_through(error):
-            raise
-        raise _unexpected("", text, error) from error
-    if actual != expected:
-        raise AssertionError(f"{text} returned {_show(actual)}, expected {_show(expected)}")
-
-
-class Operations:
-    """One structure and every operation done on it, so that a failure names them all.
-
-    A wrong answer reads "after ArrayStack(), push(1), push(2), peek() returned 1,
-    expected 2"; an error the structure raises reads "after ArrayStack(), push(1),
-    peek() raised IndexError: list index out of range"; a broken invariant reads
-    "after ..., _check() failed: ...".
-
-    >>> ops = Operations(list, [1, 2], adt="list")
-    >>> ops.expect("pop", 2)
-    >>> ops.expect("pop", 2)
-    Traceback (most recent call last):
-    ...
-    AssertionError: after list([1, 2]), pop(), pop() returned 1, expected 2
-    """
-
-    def __init__(self, cls: type[Any], *args: object, adt: str, shown: str | None = None) -> None:
-        self.adt = adt
-        self.history: list[str] = []
-        arguments = shown if shown is not None else ", ".join(map(repr, args))
-        self.structure: Any = self.run(f"{cls.__name__}({arguments})", lambda: cls(*args))
-
-    def steps(self) -> str:
-        """Return "after <every step so far>"."""
-        return "after " + describe_steps(self.history)
-
-    def _prefix(self, done: int) -> str:
-        """Return "after <the first ``done`` steps>, " (built only when a check fails)."""
-        return f"after {describe_steps(self.history[:done])}, " if done else ""
-
-    def run(self, step: str, compute: Callable[[], Any], record: bool = True) -> Any:
-        """Do ``step`` (``compute()``); an error it raises fails naming the steps before it."""
-        done = len(self.history)
-        if record:
-            self.history.append(step)
-        try:
-            return compute()
-        except Exception as error:
-            if _passes_through(error):
-                raise
-            raise _unexpected(self._prefix(done), step, error) from error
-
-    def do(self, method: str, *args: object) -> Any:
-        """Call ``method(*args)`` on the structure; return what it returns."""
-        step = f"{method}({', '.join(map(repr, args))})"
-        return self.run(step, lambda: getattr(self.structure, method)(*args))
-
-    def expect(self, method: str, expected: object, *args: object) -> None:
-        """Call ``method(*args)`` and check what it returns."""
-        done = len(self.history)
-        actual = self.do(method, *args)
-        if actual != expected:
-            _differ(self._prefix(done), self.history[-1], expected, actual)
-
-    def look(self, step: str, compute: Callable[[Any], object], expected: object,
-             record: bool = False) -> None:
-        """Check ``compute(structure)``, shown as ``step`` (``len(stack)``, ``list(stack)``)."""
-        done = len(self.history)
-        actual = self.run(step, lambda: compute(self.structure), record)
-        if actual != expected:
-            _differ(self._prefix(done), step, expected, actual)
-
-    def check(self, record: bool = False) -> None:
-        """Run the structure's own invariant check, ``_check()``."""
-        done = len(self.history)
-        if record:
-            self.history.append("_check()")
-        try:
-            self.structure._check()
-        except AssertionError as error:
-            raise AssertionError(f"{self._prefix(done)}_check() failed: {error}") from None
-        except Exception as error:
-            if _passes_through(error):
-                raise
-            raise _unexpected(self._prefix(done), "_check()", error) from error
-
-    def raises(self, method: str, message: str) -> None:
-        """Call ``method()`` on the empty structure: it must raise EmptyStructureError(message)."""
-        done = len(self.history)
-        step = f"{method}()"
-        self.history.append(step)
-        wanted = f"EmptyStructureError({message!r}) (the {self.adt} is empty)"
-        try:
-            actual = getattr(self.structure, method)()
-        except Exception as error:
-            if _passes_through(error):
-                raise
-            if isinstance(error, EmptyStructureError) and isinstance(error, IndexError) and (
-                str(error) == message
-            ):
-                return
-            raise AssertionError(
-                f"{self._prefix(done)}{step} raised {type(error).__name__}({str(error)!r}), "
-                f"expected {wanted}"
-            ) from error
-        raise AssertionError(
-            f"{self._prefix(done)}{step} returned {_show(actual)}, expected it to raise {wanted}"
-        )
-
-
-def _differ(prefix: str, step: str, expected: object, actual: object) -> None:
-    """Fail: ``step`` returned ``actual``, not ``expected``."""
-    raise AssertionError(
-        f"{prefix}{step} returned {_show(actual)}, expected {_show(expected)}"
-        + _first_difference(actual, expected)
-    )
-
-
-# -- the stateful machines -----------------------------------------------------------------
-
-
-class _ModelMachine(RuleBasedStateMachine):
-    """Shared bookkeeping: the structure, its model, and the steps taken so far."""
-
-    cls: type[Any]
-    adt: str
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.ops = Operations(self.cls, adt=self.adt)
-        self.model: Any = self.new_model()
-
-    def new_model(self) -> Any:
-        raise NotImplementedError
-
-    def call_empty(self, method: str, message: str) -> None:
-        """Call ``method`` on the empty structure and check the error and its message."""
-        self.ops.raises(method, message)
-
-    def remove(self, method: str, expected: object) -> None:
-        self.ops.expect(method, expected)
-
-    def look(self, method: str, expected: object) -> None:
-        self.ops.expect(method, expected)
-
-    def add(self, method: str, item: object) -> None:
-        self.ops.do(method, item)
-
-    @invariant()
-    def agrees_with_the_model(self) -> None:
-        ops, adt = self.ops, self.adt
-        ops.check()
-        ops.look(f"len({adt})", len, len(self.model))
-        ops.look(f"bool({adt})", bool, bool(self.model))
-        ops.look("is_empty()", lambda s: s.is_empty(), not self.model)
-        ops.look(f"list({adt})", list, self.model_order())
-
-    def model_order(self) -> list[Any]:
-        return list(self.model)
-
-
-def stack_machine(cls: type[Any]) -> type[RuleBasedStateMachine]:
-    """Return a state machine checking the Stack ``cls`` against a ``list`` (top last)."""
-
-    class StackMachine(_ModelMachine):
-        adt = "stack"
-
-        def new_model(self) -> list[Any]:
-            return []
-
-        def model_order(self) -> list[Any]:
-            return self.model[::-1]  # a stack iterates from the top down
-
-        @rule(item=_ITEMS)
-        def push(self, item: int) -> None:
-            self.add("push", item)
-            self.model.append(item)
-
-        @rule(items=_BATCHES)
-        def push_several(self, items: list[int]) -> None:
-            for item in items:
-                self.push(item)
-
-        @precondition(lambda self: bool(self.model))
-        @rule()
-        def pop(self) -> None:
-            self.remove("pop", self.model.pop())
-
-        @precondition(lambda self: bool(self.model))
-        @rule(count=_COUNTS)
-        def pop_several(self, count: int) -> None:
-            for _ in range(min(count, len(self.model))):
-                self.pop()
-
-        @precondition(lambda self: bool(self.model))
-        @rule()
-        def peek(self) -> None:
-            self.look("peek", self.model[-1])
-
-        @precondition(lambda self: not self.model)
-        @rule()
-        def pop_or_peek_when_empty(self) -> None:
-            self.call_empty("pop", "pop from an empty stack")
-            self.call_empty("peek", "peek at an empty stack")
-
-    StackMachine.cls = cls
-    StackMachine.__name__ = StackMachine.__qualname__ = f"{cls.__name__}Machine"
-    return StackMachine
-
-
-def queue_machine(cls: type[Any]) -> type[RuleBasedStateMachine]:
-    """Return a state machine checking the Queue ``cls`` against a ``collections.deque``."""
-
-    class QueueMachine(_ModelMachine):
-        adt = "queue"
-
-        def new_model(self) -> collections.deque[Any]:
-            return collections.deque()
-
-        @rule(item=_ITEMS)
-        def enqueue(self, item: int) -> None:
-            self.add("enqueue", item)
-            self.model.append(item)
-
-        @rule(items=_BATCHES)
-        def enqueue_several(self, items: list[int]) -> None:
-            for item in items:
-                self.enqueue(item)
-
-        @precondition(lambda self: bool(self.model))
-        @rule()
-        def dequeue(self) -> None:
-            self.remove("dequeue", self.model.popleft())
-
-        @precondition(lambda self: bool(self.model))
-        @rule(count=_COUNTS)
-        def dequeue_several(self, count: int) -> None:
-            for _ in range(min(count, len(self.model))):
-                self.dequeue()
-
-        @precondition(lambda self: bool(self.model))
-        @rule()
-        def peek(self) -> None:
-            self.look("peek", self.model[0])
-
-        @precondition(lambda self: not self.model)
-        @rule()
-        def dequeue_or_peek_when_empty(self) -> None:
-            self.call_empty("dequeue", "dequeue from an empty queue")
-            self.call_empty("peek", "peek at an empty queue")
-
-    QueueMachine.cls = cls
-    QueueMachine.__name__ = QueueMachine.__qualname__ = f"{cls.__name__}Machine"
-    return QueueMachine
-
-
-def deque_machine(cls: type[Any]) -> type[RuleBasedStateMachine]:
-    """Return a state machine checking the Deque ``cls`` against a ``collections.deque``."""
-
-    class DequeMachine(_ModelMachine):
-        adt = "deque"
-
-        def new_model(self) -> collections.deque[Any]:
-            return collections.deque()
-
-        @rule(item=_ITEMS)
-        def add_front(self, item: int) -> None:
-            self.add("add_front", item)
-            self.model.appendleft(item)
-
-        @rule(item=_ITEMS)
-        def add_rear(self, item: int) -> None:
-            self.add("add_rear", item)
-            self.model.append(item)
-
-        @rule(items=_BATCHES, front=st.booleans())
-        def add_several(self, items: list[int], front: bool) -> None:
-            for item in items:
-                if front:
-                    self.add_front(item)
-                else:
-                    self.add_rear(item)
-
-        @precondition(lambda self: bool(self.model))
-        @rule()
-        def remove_front(self) -> None:
-            self.remove("remove_front", self.model.popleft())
-
-        @precondition(lambda self: bool(self.model))
-        @rule()
-        def remove_rear(self) -> None:
-            self.remove("remove_rear", self.model.pop())
-
-        @precondition(lambda self: bool(self.model))
-        @rule(count=_COUNTS, front=st.booleans())
-        def remove_several(self, count: int, front: bool) -> None:
-            for _ in range(min(count, len(self.model))):
-                if front:
-                    self.remove_front()
-                else:
-                    self.remove_rear()
-
-        @precondition(lambda self: bool(self.model))
-        @rule()
-        def peek_both_ends(self) -> None:
-            self.look("peek_front", self.model[0])
-            self.look("peek_rear", self.model[-1])
-
-        @precondition(lambda self: not self.model)
-        @rule()
-        def remove_or_peek_when_empty(self) -> None:
-            for method, verb in [
-                ("remove_front", "from"),
-                ("remove_rear", "from"),
-                ("peek_front", "at"),
-                ("peek_rear", "at"),
-            ]:
-                self.call_empty(method, f"{method} {verb} an empty deque")
-
-    DequeMachine.cls = cls
-    DequeMachine.__name__ = DequeMachine.__qualname__ = f"{cls.__name__}Machine"
-    return DequeMachine
-
 
 # -- the no-shortcuts rule -----------------------------------------------------------------
 
@@ -547,7 +145,7 @@ class _CommonContract:
             ("(1, 2, 3)", lambda: (1, 2, 3)),
         ]:
             evaluate(f"{name}([1, 2, 3]) == {other}",
-                     lambda make=make: structure_class([1, 2, 3]) == make(), False)
+                     lambda make=make: bool(structure_class([1, 2, 3]) == make()), False)  # type: ignore[misc]
 
     def test_iteration_changes_nothing(self, structure_class: type[Any]) -> None:
         ops = self.new(structure_class, range(10), shown="range(10)")
@@ -775,3 +373,4 @@ class DequeContract(_CommonContract):
 
     def test_matches_a_deque_over_random_operations(self, structure_class: type[Any]) -> None:
         run_machine(deque_machine(structure_class))
+

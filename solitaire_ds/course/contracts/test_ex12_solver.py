@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from solitaire_ds.cards import Deck, Rank
+from solitaire_ds.course.contracts.plain import doing
 from solitaire_ds.games.aces_up import AcesUp, AcesUpOptions
 from solitaire_ds.games.base import Game, IllegalMove
 from solitaire_ds.games.idiots_delight import IdiotsDelight
-from tests.contracts.plain import doing
 
 A_TO_5 = list(Rank)[:5]
 
@@ -34,7 +34,7 @@ BEST = {
 @pytest.fixture(scope="module")
 def solver(impl: str) -> Any:
     """The solver module of the implementation under test."""
-    from solitaire_ds.course import load_module
+    from solitaire_ds.course.catalog import load_module
 
     return load_module(impl, "solver")
 

@@ -2,7 +2,7 @@
 
 Invariant: every handler returns an exit status and reports misuse (an unknown exercise,
 a missing folder, ``--jobs 0``, ``--json`` with several submissions) by raising
-:class:`~solitaire_ds.cli.UsageError`, which the command line prints as one line.
+:class:`~solitaire_ds.cli.args.UsageError`, which the command line prints as one line.
 """
 
 from __future__ import annotations
@@ -14,17 +14,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from solitaire_ds.cli import UsageError, check_output_path, write_output
-from solitaire_ds.course import EXERCISES, REPO_ROOT, Exercise, ImplError, exercise, resolve_impl
-from solitaire_ds.grading import generate
-from solitaire_ds.grading.markers import MarkerError
-from solitaire_ds.grading.report import check_text, csv_text, gradescope_json, score_table
-from solitaire_ds.grading.results import Limits, SubmissionResult
+from solitaire_ds.cli.args import UsageError, check_output_path, max_workers, process_count, seconds, write_output
+from solitaire_ds.course import EXERCISES, REPO_ROOT, Exercise, ImplError, exercise, generate, resolve_impl
+from solitaire_ds.course.markers import MarkerError
+from solitaire_ds.course.report import check_text, csv_text, gradescope_json, score_table
+from solitaire_ds.course.results import Limits, SubmissionResult
+from solitaire_ds.text import shown
 
 if TYPE_CHECKING:
     from types import ModuleType
 
-__all__ = ["register"]
+__all__ = ["exercise_number", "register"]
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -40,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     ex.set_defaults(handler=_list)
 
     check = subparsers.add_parser("check", help="run an exercise's tests on your exercises/")
-    check.add_argument("number", nargs="?", metavar="N", help="the exercise (all when omitted)")
+    check.add_argument("number", nargs="?", metavar="N", type=exercise_number,
+                       help="the exercise (all when omitted)")
     check.add_argument("--impl", metavar="PATH", default="exercises", help="folder to check")
     _limit_flags(check)
     check.set_defaults(handler=_check)
@@ -50,88 +51,55 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     grade.add_argument("--json", metavar="FILE", help="write Gradescope results.json")
     grade.add_argument("--csv", metavar="FILE", help="write one row per submission")
     grade.add_argument(
-        "--exercise", metavar="N", action="append", help="grade only exercise N (repeatable)"
+        "--exercise", metavar="N", action="append", type=exercise_number,
+        help="grade only exercise N (repeatable)"
     )
-    grade.add_argument("--jobs", metavar="K", default="1", help="submissions graded at once")
+    grade.add_argument("--jobs", metavar="K", type=process_count, default=1,
+                       help=f"submissions graded at once (default 1, at most {max_workers()} here)")
     _limit_flags(grade)
     grade.set_defaults(handler=_grade)
 
 
 def _limit_flags(parser: argparse.ArgumentParser) -> None:
     defaults = Limits()
-    parser.add_argument(
-        "--test-timeout", metavar="S", default=str(defaults.test_seconds),
-        help=f"seconds allowed per test (default {defaults.test_seconds:g})",
-    )  # fmt: skip
-    parser.add_argument(
-        "--exercise-timeout", metavar="S", default=str(defaults.exercise_seconds),
-        help=f"seconds allowed per exercise (default {defaults.exercise_seconds:g})",
-    )  # fmt: skip
-    parser.add_argument(
-        "--submission-timeout", metavar="S", default=str(defaults.submission_seconds),
-        help=f"seconds allowed per submission, all its exercises (default {defaults.submission_seconds:g})",
-    )  # fmt: skip
+    for flag, default, what in (
+        ("--test-timeout", defaults.test_seconds, "per test"),
+        ("--exercise-timeout", defaults.exercise_seconds, "per exercise"),
+        ("--submission-timeout", defaults.submission_seconds, "per submission, all its exercises"),
+    ):
+        parser.add_argument(flag, metavar="S", type=seconds, default=default,
+                            help=f"seconds allowed {what} (default {default:g})")
 
 
 # -- parsing helpers -----------------------------------------------------------------
 
 
-def _number(text: str) -> Exercise:
+def exercise_number(text: str) -> Exercise:
+    """Parse an exercise number (``check N``, ``grade --exercise N``) into its exercise.
+
+    Runtime complexity: O(len(text)).
+
+    >>> exercise_number("3").slug
+    'array_queue'
+    >>> exercise_number("13")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: no exercise 13; the exercises are 1 to 12
+    """
     try:
-        return exercise(int(text))
+        return exercise(int(text) if text.isascii() else 0)
     except ValueError:
-        raise UsageError(
-            f"exercise must be a number from 1 to {len(EXERCISES)}, not {text!r}"
+        raise argparse.ArgumentTypeError(
+            f"exercise must be a number from 1 to {len(EXERCISES)}, not {shown(text)}"
         ) from None
     except KeyError as exc:
-        raise UsageError(str(exc.args[0])) from None
-
-
-_MAX_SECONDS = 86_400.0  # a day: more is a typo, and the alarms cannot count that far
-
-
-def _seconds(text: str, flag: str) -> float:
-    """Return ``text`` as a number of seconds for ``flag``: positive, at most a day.
-
-    >>> _seconds("2.5", "--test-timeout")
-    2.5
-    >>> _seconds("inf", "--test-timeout")
-    Traceback (most recent call last):
-    ...
-    solitaire_ds.cli.UsageError: --test-timeout must be a number of seconds from 0 to 86400, not 'inf'
-    """
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not 0 < value <= _MAX_SECONDS:
-        raise UsageError(f"{flag} must be a number of seconds from 0 to {_MAX_SECONDS:g}, not {text!r}")
-    return value
-
-
-def _jobs(text: str) -> int:
-    """Return ``--jobs`` as a whole number from 1 to 64.
-
-    >>> _jobs("2")
-    2
-    >>> _jobs("²")
-    Traceback (most recent call last):
-    ...
-    solitaire_ds.cli.UsageError: --jobs must be a whole number from 1 to 64, not '²'
-    """
-    jobs = int(text) if text.isascii() and text.isdigit() else 0
-    if not 1 <= jobs <= _MAX_JOBS:
-        raise UsageError(f"--jobs must be a whole number from 1 to {_MAX_JOBS}, not {text!r}")
-    return jobs
-
-
-_MAX_JOBS = 64
+        raise argparse.ArgumentTypeError(str(exc.args[0])) from None
 
 
 def _runner() -> ModuleType:
     """Return the grading runner, which needs pytest (the dev extra): say so when it is missing."""
     try:
-        from solitaire_ds.grading import runner
+        from solitaire_ds.course import runner
     except ImportError as exc:
         raise UsageError(
             f"checking and grading run the tests, which need {exc.name}: "
@@ -142,22 +110,22 @@ def _runner() -> ModuleType:
 
 def _limits(args: argparse.Namespace) -> Limits:
     return Limits(
-        test_seconds=_seconds(args.test_timeout, "--test-timeout"),
-        exercise_seconds=_seconds(args.exercise_timeout, "--exercise-timeout"),
-        submission_seconds=_seconds(args.submission_timeout, "--submission-timeout"),
+        test_seconds=args.test_timeout,
+        exercise_seconds=args.exercise_timeout,
+        submission_seconds=args.submission_timeout,
     )
 
 
-def _selected(texts: Sequence[str] | None) -> list[Exercise]:
+def _selected(wanted: Sequence[Exercise] | None) -> list[Exercise]:
     """Return the chosen exercises (all available ones when none is chosen)."""
     runner = _runner()
     try:
-        if not texts:
+        if not wanted:
             found: list[Exercise] = runner.available_exercises()
             if not found:
-                raise UsageError("no exercise has contract tests yet (tests/contracts/ is empty)")
+                raise UsageError("no exercise has contract tests yet (solitaire_ds/course/contracts/ is empty)")
             return found
-        chosen = sorted({_number(t).number for t in texts})
+        chosen = sorted({ex.number for ex in wanted})
         found = runner.available_exercises(chosen)
     except runner.GradingError as exc:
         raise UsageError(str(exc)) from None
@@ -235,7 +203,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    jobs = _jobs(str(args.jobs))
+    jobs: int = args.jobs
     json_file = Path(args.json) if args.json else None
     csv_file = Path(args.csv) if args.csv else None
     for file, flag in ((json_file, "--json"), (csv_file, "--csv")):

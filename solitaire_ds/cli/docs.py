@@ -15,8 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from solitaire_ds.cli import UsageError
-from solitaire_ds.commands import positive_int
+from solitaire_ds.cli.args import UsageError, positive_int
 from solitaire_ds.course import REPO_ROOT
 
 __all__ = ["INSTALL_HINT", "docs_command", "mkdocs_command", "register"]
@@ -39,13 +38,13 @@ def mkdocs_command(argv: list[str], config: Path = REPO_ROOT / "mkdocs.yml") -> 
 def docs_command(argv: list[str], config: Path = REPO_ROOT / "mkdocs.yml") -> list[str]:
     """Return :func:`mkdocs_command` after checking that mkdocs and ``config`` are there.
 
-    Raise :class:`~solitaire_ds.cli.UsageError` (one line: what to install, or where the
+    Raise :class:`~solitaire_ds.cli.args.UsageError` (one line: what to install, or where the
     site's sources are) when either is missing.
 
     >>> docs_command(["serve"], Path("no-such-folder/mkdocs.yml"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    solitaire_ds.cli.UsageError: ...
+    solitaire_ds.cli.args.UsageError: ...
     """
     if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None:
         raise UsageError(f"mkdocs is not installed: {INSTALL_HINT}")

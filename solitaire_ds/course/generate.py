@@ -3,7 +3,7 @@
 Invariant: for every exercise whose module exists in the package and holds solution
 markers, ``solutions/<relpath>`` is the module with the marker lines dropped and
 ``exercises/<relpath>`` is the module with each block replaced by a
-``raise NotImplementedError`` (see :mod:`solitaire_ds.grading.markers`), each under a
+``raise NotImplementedError`` (see :mod:`solitaire_ds.course.markers`), each under a
 header comment naming the generator; each folder also has a ``README.md``. Nothing else
 in the two folders carries the generator's header. The output depends only on the
 sources, so building twice writes the same bytes.
@@ -20,8 +20,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import solitaire_ds
-from solitaire_ds.course import EXERCISES, Exercise
-from solitaire_ds.grading.markers import exercise_view, find_blocks, solution_view
+from solitaire_ds.course.catalog import EXERCISES, Exercise
+from solitaire_ds.course.markers import exercise_view, find_blocks, solution_view
 
 __all__ = ["FOLDERS", "GENERATED_TAG", "PACKAGE_DIR", "build", "differences", "expected_files"]
 
@@ -54,7 +54,7 @@ def expected_files(
 ) -> dict[str, str]:
     """Return what the generator writes: ``{"exercises/<relpath>": text, ...}``.
 
-    Raise :class:`~solitaire_ds.grading.markers.MarkerError` (``file:line: ...``) for a
+    Raise :class:`~solitaire_ds.course.markers.MarkerError` (``file:line: ...``) for a
     malformed marker. Keys are sorted, so iterating the result is deterministic.
 
     >>> expected_files(exercises=())["solutions/README.md"].splitlines()[0]

@@ -15,8 +15,8 @@ from types import ModuleType
 import pytest
 
 from solitaire_ds.cards import Deck
-from solitaire_ds.course import load_module
-from tests.contracts.plain import doing
+from solitaire_ds.course.catalog import load_module
+from solitaire_ds.course.contracts.plain import doing
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ exercise (so a submission that breaks collection cannot shrink it) and
 ``0 <= passed <= total``; when ``reason`` is set (the exercise could not run: import
 failure, timeout, crash) ``passed`` is 0.
 
->>> from solitaire_ds.course import exercise
+>>> from solitaire_ds.course.catalog import exercise
 >>> r = ExerciseResult(exercise(1), passed=3, total=4)
 >>> r.score, r.max_score, r.status
 (7.5, 10, 'partial')
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from solitaire_ds.course import Exercise
+from solitaire_ds.course.catalog import Exercise
 
 __all__ = ["ExerciseResult", "Failure", "Limits", "SubmissionResult"]
 
@@ -49,7 +49,7 @@ class ExerciseResult:
     def score(self) -> float:
         """``points * passed / total``, rounded to two decimals (0 when there are no tests).
 
-        >>> from solitaire_ds.course import exercise
+        >>> from solitaire_ds.course.catalog import exercise
         >>> ExerciseResult(exercise(2), passed=1, total=3).score
         3.33
         """
@@ -70,7 +70,7 @@ class ExerciseResult:
     def summary(self) -> str:
         """One line: the reason it did not run, or the first failure's first line.
 
-        >>> from solitaire_ds.course import exercise
+        >>> from solitaire_ds.course.catalog import exercise
         >>> ExerciseResult(exercise(1), 0, 5, reason="timed out after 60 s").summary
         'timed out after 60 s'
         """

@@ -68,7 +68,7 @@ _FILE_PATTERN = re.compile(r"test_ex(\d+)_")
 def exercise_number(path: str | Path) -> int | None:
     """Return the exercise number of a contract test file, from its name.
 
-    >>> exercise_number("tests/contracts/test_ex03_array_queue.py")
+    >>> exercise_number("solitaire_ds/course/contracts/test_ex03_array_queue.py")
     3
     >>> exercise_number("tests/test_cards.py") is None
     True
@@ -313,7 +313,7 @@ class _ImportTimeout(BaseException):
 
 def _import_check(config: pytest.Config, number: int) -> str:
     """Import exercise ``number``'s module from ``--impl``; return why it fails, or ''."""
-    from solitaire_ds.course import exercise, load_module
+    from solitaire_ds.course.catalog import exercise, load_module
 
     ex = exercise(number)
     impl = str(config.getoption("--impl"))

@@ -4,8 +4,8 @@ Invariant: every report is a pure function of the results it is given (no clock,
 paths other than those in the results), so grading the same submissions twice gives
 byte-identical JSON and CSV.
 
->>> from solitaire_ds.course import exercise
->>> from solitaire_ds.grading.results import ExerciseResult, SubmissionResult
+>>> from solitaire_ds.course.catalog import exercise
+>>> from solitaire_ds.course.results import ExerciseResult, SubmissionResult
 >>> sub = SubmissionResult("alice", "subs/alice", (ExerciseResult(exercise(1), 17, 17),))
 >>> print(csv_text([sub]), end="")
 submission,path,ex01_array_stack,total
@@ -19,7 +19,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from solitaire_ds.grading.results import ExerciseResult, SubmissionResult
+from solitaire_ds.course.results import ExerciseResult, SubmissionResult
 
 __all__ = ["check_text", "csv_text", "gradescope_json", "score_table"]
 
@@ -38,8 +38,8 @@ def _points(value: float, of: int) -> str:
 def score_table(result: SubmissionResult) -> str:
     """Return the instructor's table for one submission: a row per exercise, then the total.
 
-    >>> from solitaire_ds.course import exercise
-    >>> from solitaire_ds.grading.results import ExerciseResult, SubmissionResult
+    >>> from solitaire_ds.course.catalog import exercise
+    >>> from solitaire_ds.course.results import ExerciseResult, SubmissionResult
     >>> r = ExerciseResult(exercise(3), 0, 17, reason="structures/array_queue.py is missing")
     >>> print(score_table(SubmissionResult("bob", "bob", (r,))))
     bob
@@ -72,8 +72,8 @@ _STATUS = {"pass": "PASS", "partial": "FAIL", "fail": "FAIL", "error": "ERROR"}
 def check_text(result: SubmissionResult) -> str:
     """Return the student's report: a pass/fail table, then each first failing example.
 
-    >>> from solitaire_ds.course import exercise
-    >>> from solitaire_ds.grading.results import ExerciseResult, SubmissionResult
+    >>> from solitaire_ds.course.catalog import exercise
+    >>> from solitaire_ds.course.results import ExerciseResult, SubmissionResult
     >>> ok = ExerciseResult(exercise(1), 17, 17)
     >>> print(check_text(SubmissionResult("exercises", "exercises", (ok,))))
        #  exercise                                      result  tests  points
@@ -117,8 +117,8 @@ def check_text(result: SubmissionResult) -> str:
 def gradescope_json(result: SubmissionResult) -> dict[str, Any]:
     """Return Gradescope's ``results.json`` for one submission (one test per exercise).
 
-    >>> from solitaire_ds.course import exercise
-    >>> from solitaire_ds.grading.results import ExerciseResult, SubmissionResult
+    >>> from solitaire_ds.course.catalog import exercise
+    >>> from solitaire_ds.course.results import ExerciseResult, SubmissionResult
     >>> r = ExerciseResult(exercise(2), 17, 17)
     >>> data = gradescope_json(SubmissionResult("a", "a", (r,)))
     >>> data["score"], data["tests"][0]["name"], data["tests"][0]["output"]

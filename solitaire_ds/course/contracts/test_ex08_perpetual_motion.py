@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from solitaire_ds.cards import Deck, Rank
-from solitaire_ds.course import load_module
+from solitaire_ds.course.catalog import load_module
+from solitaire_ds.course.contracts.plain import Played, doing
 from solitaire_ds.games.perpetual_motion import GATHER_READINGS, PerpetualMotion
-from tests.contracts.plain import Played, doing
 
 READINGS = list(GATHER_READINGS)
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from solitaire_ds.cards import Card, Deck
-from solitaire_ds.course import load_module
-from tests.contracts.plain import Played
+from solitaire_ds.course.catalog import load_module
+from solitaire_ds.course.contracts.plain import Played
 
 # Cards that go up at the start of every game (piles 1 … 7, bottom first), then the stock.
 RULE_DEALS: dict[str, tuple[list[str], str, list[str]]] = {

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from solitaire_ds.cards import Deck, Rank
+from solitaire_ds.course.contracts.plain import Played
 from solitaire_ds.games.base import IllegalMove, Move
-from tests.contracts.plain import Played
 
 A_TO_3 = [Rank.ACE, Rank.TWO, Rank.THREE]
 TWELVE = Deck.parse("2C 3C AD 2D AC 3D AH 2H 3H AS 2S 3S", ranks=A_TO_3)
@@ -28,7 +28,7 @@ SHUFFLED_SCORES = [41, 29, 28, 33, 40, 28, 31, 37, 33, 34, 36, 35, 37, 40, 43, 3
 @pytest.fixture(scope="module")
 def module(impl: str) -> Any:
     """The aces_up module of the implementation under test."""
-    from solitaire_ds.course import load_module
+    from solitaire_ds.course.catalog import load_module
 
     return load_module(impl, "games.aces_up")
 

@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
+from solitaire_ds.structures.toolkit import DEFAULT_TOOLKIT, Toolkit
+
 __all__ = [
     "EXERCISES",
     "REPO_ROOT",
@@ -30,11 +32,13 @@ __all__ = [
     "ImplError",
     "exercise",
     "load_module",
+    "load_toolkit",
     "resolve_impl",
 ]
 
-#: The repository root when running from a checkout (where ``exercises/`` lives).
-REPO_ROOT = Path(__file__).resolve().parent.parent
+#: The folder that holds the ``solitaire_ds`` package: the repository root in a checkout
+#: (where ``exercises/`` lives), ``site-packages`` in an installed wheel.
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 @dataclass(frozen=True)
@@ -54,8 +58,11 @@ class Exercise:
 
     @property
     def test_file(self) -> str:
-        """The contract test file for this exercise, relative to the repository root."""
-        return f"tests/contracts/test_ex{self.number:02d}_{self.slug}.py"
+        """The contract test file for this exercise, relative to :data:`REPO_ROOT`.
+
+        The contract tests ship inside the package, so they are there in a wheel too.
+        """
+        return f"solitaire_ds/course/contracts/test_ex{self.number:02d}_{self.slug}.py"
 
 
 #: The course, in order.
@@ -136,3 +143,25 @@ def load_module(impl: str, module: str) -> ModuleType:
         del sys.modules[name]
         raise
     return mod
+
+
+def load_toolkit(impl: str) -> Toolkit:
+    """Return the toolkit of an implementation: its ArrayStack, ArrayQueue and ArrayDeque.
+
+    ``impl`` is ``"solitaire_ds"``, ``"solutions"``, ``"exercises"`` or a folder laid out
+    like ``exercises/``. Raise :class:`ImplError` when a file is missing; a student's file
+    that fails to import raises whatever it raised.
+
+    Runtime complexity: O(1) once the modules are imported.
+
+    >>> load_toolkit("solitaire_ds") == DEFAULT_TOOLKIT
+    True
+    """
+    if impl == "solitaire_ds":
+        return DEFAULT_TOOLKIT
+    return Toolkit(
+        stack=load_module(impl, "structures.array_stack").ArrayStack,
+        queue=load_module(impl, "structures.array_queue").ArrayQueue,
+        deque=load_module(impl, "structures.array_deque").ArrayDeque,
+        source=impl,
+    )

@@ -1,4 +1,4 @@
-"""The game commands: ``play``, ``simulate`` and ``replay``.
+"""The game commands: ``play``, ``replay``, ``simulate`` and ``klondike``.
 
 Rule options become flags by themselves: each field of a game's options class is a
 flag (``gather`` -> ``--gather READING``, ``deal_any_time`` -> ``--deal-any-time``), and a
@@ -8,6 +8,18 @@ Everything the command line can get wrong is checked before the first deal is pl
 the counts (``--games`` up to :data:`MAX_GAMES`, ``--workers`` up to :func:`max_workers`),
 the rule options, and the folder of a ``--json``/``--jsonl`` file. The report goes to
 stdout and depends only on the deals; the timing line goes to stderr.
+
+``klondike`` plays many games of Klondike for money. Its report is a function of the deals
+alone: the games are played in worker processes without records; the first ``--show``
+games are then played again, recorded, in this process. So the same seed (or decks file)
+gives the same report, byte for byte, whatever ``--workers`` is. The report holds, in
+order: a heading (how many games, where the deals come from, the stakes); a complete
+record of each of the first ``--show`` games (default 2: the layout after the deal, every
+move with the number of the rule that chose it, the board after each stock card is turned,
+the final board and that game's dollars); the totals (games played, games won, cards
+played to the foundations, and the net winnings in all and per game, with a sign and a
+95% interval for the per-game mean). ``solitaire-ds simulate klondike`` prints the same
+report and takes the same options, ``--show`` included (see :func:`run_report`).
 """
 
 from __future__ import annotations
@@ -15,7 +27,6 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
-import os
 import random
 import sys
 import time
@@ -24,9 +35,21 @@ from pathlib import Path
 from typing import Any
 
 from solitaire_ds.cards import Deck, DeckError
-from solitaire_ds.cli import UsageError, check_output_path, write_output
+from solitaire_ds.cli.args import (
+    MAX_GAMES,
+    UsageError,
+    check_output_path,
+    game_count,
+    max_workers,
+    seed_int,
+    show_count,
+    worker_count,
+    write_output,
+)
+from solitaire_ds.course import load_toolkit
 from solitaire_ds.games import GAMES, UnknownGame, game_class
 from solitaire_ds.games.base import Game, GameOptions, OptionError
+from solitaire_ds.games.klondike import PAYOUT, STAKE, Klondike, dollars
 from solitaire_ds.records import Record, RecordError, play_record, render_text, replay
 from solitaire_ds.simulate import (
     DealSource,
@@ -38,109 +61,10 @@ from solitaire_ds.simulate import (
     seeded_deals,
     timing_line,
 )
-from solitaire_ds.structures.toolkit import DEFAULT_TOOLKIT, Toolkit, load_toolkit
+from solitaire_ds.structures.toolkit import DEFAULT_TOOLKIT, Toolkit
+from solitaire_ds.text import shorten
 
-__all__ = [
-    "MAX_GAMES",
-    "add_option_flags",
-    "game_count",
-    "max_workers",
-    "positive_int",
-    "register",
-    "seed_int",
-    "show_count",
-    "worker_count",
-]
-
-#: The most games one run plays: every result is kept for the summary (about 400 bytes
-#: a game, so 4 GB at this bound), and 10 million games already pin a rate to ±0.03%.
-MAX_GAMES = 10_000_000
-
-
-def max_workers() -> int:
-    """Return the most worker processes a run may ask for: 4 per CPU core, at most 64."""
-    return min(64, 4 * (os.cpu_count() or 1))
-
-
-# -- argument types (each error is one line naming the bad value) -----------------------
-
-def _shown(text: str) -> str:
-    """Return ``text`` quoted for a message, cut short when it is long."""
-    return repr(text if len(text) <= 40 else text[:37] + "...")
-
-
-def _whole_number(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        # Python refuses to read an integer of more than 4300 digits.
-        what = "is far too large" if text.strip().lstrip("+-").isdigit() else "is not a whole number"
-        raise argparse.ArgumentTypeError(f"{_shown(text)} {what}") from None
-
-
-def positive_int(text: str) -> int:
-    """Parse a count of at least 1.
-
-    >>> positive_int("3")
-    3
-    """
-    value = _whole_number(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{_shown(text)} must be at least 1")
-    return value
-
-
-def game_count(text: str) -> int:
-    """Parse ``--games``: from 1 up to :data:`MAX_GAMES`.
-
-    >>> game_count("100000")
-    100000
-    """
-    value = positive_int(text)
-    if value > MAX_GAMES:
-        raise argparse.ArgumentTypeError(
-            f"{_shown(text)} is more than {MAX_GAMES:,} games in one run; split it into runs "
-            "with different --seed values")
-    return value
-
-
-def worker_count(text: str) -> int:
-    """Parse ``--workers``: from 1 up to :func:`max_workers`."""
-    value = positive_int(text)
-    if value > max_workers():
-        raise argparse.ArgumentTypeError(
-            f"{_shown(text)} is more than {max_workers()} worker processes "
-            f"(4 per CPU core, at most 64; this machine has {os.cpu_count() or 1})")
-    return value
-
-
-def show_count(text: str) -> int:
-    """Parse ``--show``: how many records to print, from 0 up.
-
-    >>> show_count("3")
-    3
-    >>> show_count("-1")
-    Traceback (most recent call last):
-    ...
-    argparse.ArgumentTypeError: '-1' must be 0 or more
-    """
-    value = _whole_number(text)
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{_shown(text)} must be 0 or more")
-    return value
-
-
-def seed_int(text: str) -> int:
-    """Parse a seed: a whole number from 0 up."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"invalid seed {_shown(text)}: a seed is a whole number "
-                                         "of at most 4300 digits") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"invalid seed {_shown(text)}: a seed is 0 or more")
-    return value
-
+__all__ = ["DEFAULT_GAMES", "DEFAULT_SHOW", "add_option_flags", "register", "report", "run_report", "summary"]
 
 def _available_games() -> list[type[Game]]:
     classes = []
@@ -279,9 +203,7 @@ def _where(exc: BaseException) -> str:
 
 def _simulate(args: argparse.Namespace) -> int:
     cls = _game(args.game)
-    if cls.name == "klondike":  # the money report of rule text 004 (issue 5)
-        from solitaire_ds.klondike_report import run_report
-
+    if cls.name == "klondike":  # Klondike is played for money: its own report
         return run_report(args)
     if args.show is not None:
         raise UsageError(f"--show applies to klondike only: {cls.name} prints a summary")
@@ -334,6 +256,124 @@ def summary(
     return "\n".join(lines)
 
 
+# -- klondike: many games for money -------------------------------------------------
+
+#: Games played when ``--games`` is not given (with a seed).
+DEFAULT_GAMES = 1000
+#: Games whose whole record is shown when ``--show`` is not given (the rule text asks for 2).
+DEFAULT_SHOW = 2
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'s' if count != 1 else ''}"
+
+
+def _sources(args: argparse.Namespace) -> tuple[Sequence[DealSource], str]:
+    """Return the deals the arguments ask for, and a phrase saying where they come from."""
+    games: int | None = args.games
+    if args.decks is not None:
+        if args.seed is not None:
+            raise UsageError("--decks plays the file's decks: give no --seed with it")
+        try:
+            sources = read_decks(args.decks)
+        except DeckFileError as exc:
+            raise UsageError(str(exc)) from None
+        if games is not None:
+            if games > len(sources):
+                raise UsageError(f"--games {games}: {args.decks} holds only "
+                                 f"{_plural(len(sources), 'deck')}")
+            sources = sources[:games]
+        return sources, f"decks from {args.decks}"
+    seed = args.seed if args.seed is not None else 0
+    return seeded_deals(seed, games if games is not None else DEFAULT_GAMES), f"seed {seed}"
+
+
+def _refuse_other_options(args: argparse.Namespace) -> None:
+    """Refuse what ``simulate`` accepts for other games: a player, rule options."""
+    if getattr(args, "player", None) is not None:
+        raise UsageError("klondike has no decisions, so it takes no --player")
+    for key, value in sorted(vars(args).items()):
+        if key.startswith("opt_") and value is not None:
+            raise UsageError(f"--{key[4:].replace('_', '-')} does not apply to klondike")
+
+
+def _origin(source: DealSource) -> str:
+    if source.seed is not None:
+        return f"seed {source.seed}; alone: solitaire-ds play klondike --seed {source.seed}"
+    return f"line {source.line} of the decks file"
+
+
+def report(
+    sources: Sequence[DealSource],
+    results: Sequence[dict[str, Any]],
+    show: int = DEFAULT_SHOW,
+    where: str = "",
+) -> str:
+    """Return the whole report for ``results`` (one per source, in deal order).
+
+    The first ``show`` deals are played again with their records. Nothing here depends
+    on how the results were computed, so the text is the same for any number of workers.
+
+    >>> from solitaire_ds.simulate import seeded_deals
+    >>> deals = seeded_deals(1, 3)
+    >>> results = [Klondike(d.make_deck(), record=False).run() for d in deals]
+    >>> print(report(deals, results, show=0, where="seed 1"))  # doctest: +ELLIPSIS
+    Klondike for money: 3 games (seed 1); the player pays $52 a game and wins $5 a card ...
+    <BLANKLINE>
+    All 3 games:
+      games played: 3
+      won: 0.00% (95% CI 0.00%-56.15%, 0 of 3)
+    ...
+    """
+    n = len(results)
+    lines = [f"Klondike for money: {_plural(n, 'game')}"
+             + (f" ({where})" if where else "")
+             + f"; the player pays ${STAKE} a game and wins ${PAYOUT} a card played to the "
+             "foundations", ""]
+    for number, source in enumerate(sources[:show], start=1):
+        record = play_record(Klondike(source.make_deck()))
+        res = record.result
+        lines += [f"=== Game {number} of {n} ({_origin(source)}) ===", ""]
+        lines += render_text(record).splitlines()
+        lines += ["", f"Game {number}: {res['to_foundation']} cards to the foundations; "
+                  f"paid ${STAKE}, won ${PAYOUT * res['to_foundation']}: "
+                  f"net {dollars(res['net'])}", ""]
+    lines.append(f"All {_plural(n, 'game')}:")
+    lines += ["  " + line for line in Klondike.summarize(results)]
+    return "\n".join(lines)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Handle ``klondike`` (and ``simulate klondike``): play, report, time; return 0.
+
+    Arguments: ``games``, ``seed``, ``decks``, ``workers``, ``jsonl`` and ``show`` (None
+    or missing: the default 2 records). The report goes to stdout, the timing line to
+    stderr. Raise :class:`~solitaire_ds.cli.UsageError`, before any game is played, for a
+    bad decks file, a ``--jsonl`` file that could not be written, or an option that
+    belongs to another game.
+
+    >>> args = argparse.Namespace(games=2, seed=5, decks=None, workers=1, jsonl=None, show=0)
+    >>> run_report(args)  # doctest: +ELLIPSIS
+    Klondike for money: 2 games (seed 5); ...
+    0
+    """
+    _refuse_other_options(args)
+    sources, where = _sources(args)
+    show: int | None = getattr(args, "show", None)
+    if args.jsonl is not None:
+        check_output_path(args.jsonl, "--jsonl")
+    started = time.perf_counter()
+    results = run_deals(SimulationRun(Klondike.name, {}), sources, args.workers,
+                        ProgressBar(Klondike.name, unit="games"))
+    elapsed = time.perf_counter() - started
+    if args.jsonl is not None:
+        write_output(args.jsonl, "".join(json.dumps(r) + "\n" for r in results))
+    print(report(sources, results, DEFAULT_SHOW if show is None else show, where))
+    # The timing differs from run to run and with --workers: stderr, so stdout does not.
+    print(timing_line(len(results), elapsed, args.workers, "games"), file=sys.stderr)
+    return 0
+
+
 # -- replay ---------------------------------------------------------------------------
 
 def _replay(args: argparse.Namespace) -> int:
@@ -350,7 +390,7 @@ def _replay(args: argparse.Namespace) -> int:
         return 1
     except Exception as exc:  # a corrupt record can break the reader anywhere: never a traceback
         print(f"{path}: rejected: the record cannot be read "
-              f"({type(exc).__name__}: {_short(str(exc))})", file=sys.stderr)
+              f"({type(exc).__name__}: {shorten(str(exc))})", file=sys.stderr)
         return 1
     print(text, end="")
     print(f"{path}: verified: {len(record.events)} events replay exactly")
@@ -370,15 +410,16 @@ def _load_record(data: bytes) -> Record:
         raise RecordError("not a record: the JSON is nested too deeply to read") from None
 
 
-def _short(text: str, limit: int = 200) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[:limit - 3] + "..."
-
-
 # -- registration ---------------------------------------------------------------------
 
 def register(subparsers: Any) -> None:
-    """Add ``play``, ``simulate`` and ``replay``."""
+    """Add ``play``, ``simulate``, ``replay`` and ``klondike`` to ``subparsers``.
+
+    >>> parser = argparse.ArgumentParser()
+    >>> register(parser.add_subparsers())
+    >>> parser.parse_args(["klondike", "--games", "3"]).show
+    2
+    """
     games = ", ".join(GAMES)
     play = subparsers.add_parser(
         "play", help="play one deal and show its whole record",
@@ -423,3 +464,24 @@ def register(subparsers: Any) -> None:
     rep.add_argument("file", type=Path, metavar="FILE.json")
     rep.add_argument("--quiet", action="store_true", help="only say whether it verifies")
     rep.set_defaults(handler=_replay)
+
+    parser = subparsers.add_parser(
+        "klondike", help="play Klondike for money: many games, the record of the first few",
+        description="Play many games of Klondike by the fixed priority of moves, paying "
+        f"${STAKE} a game and winning ${PAYOUT} a card played to the foundations. Prints "
+        "the complete record of the first games, then the net winnings. Same seed, same "
+        "report, whatever --workers.")
+    parser.add_argument("--games", type=game_count,
+                        help=f"how many games (default {DEFAULT_GAMES}, at most {MAX_GAMES:,}; "
+                        "with --decks, the first GAMES decks of the file, default all)")
+    source = parser.add_mutually_exclusive_group()
+    source.add_argument("--seed", type=seed_int, help="master seed of the deals (default 0)")
+    source.add_argument("--decks", type=Path, metavar="FILE",
+                        help="play these decks instead: one deck per line")
+    parser.add_argument("--show", type=show_count, default=DEFAULT_SHOW, metavar="K",
+                        help=f"print the whole record of the first K games (default {DEFAULT_SHOW})")
+    parser.add_argument("--workers", type=worker_count, default=1,
+                        help=f"worker processes (default 1, at most {max_workers()} here)")
+    parser.add_argument("--jsonl", type=Path, metavar="FILE",
+                        help="write one JSON object per game, in deal order")
+    parser.set_defaults(handler=run_report)

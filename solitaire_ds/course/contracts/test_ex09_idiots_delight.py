@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from solitaire_ds.cards import Deck, Rank
+from solitaire_ds.course.contracts.plain import Played, doing
 from solitaire_ds.games.base import IllegalMove, Move
-from tests.contracts.plain import Played, doing
 
 EIGHT = Deck.parse("AC 2C AD 2D AH 2H AS 2S", ranks=[Rank.ACE, Rank.TWO])
 
@@ -27,7 +27,7 @@ SHUFFLED_CARDS_LEFT = [25, 23, 11, 9, 8, 13, 17, 13, 6, 24, 12, 4, 10, 16, 6, 14
 @pytest.fixture(scope="module")
 def game_class(impl: str) -> Any:
     """The IdiotsDelight class of the implementation under test."""
-    from solitaire_ds.course import load_module
+    from solitaire_ds.course.catalog import load_module
 
     return load_module(impl, "games.idiots_delight").IdiotsDelight
 

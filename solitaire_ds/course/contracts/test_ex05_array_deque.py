@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from solitaire_ds.course import load_module
-from tests.contracts.structure_contracts import DequeContract
+from solitaire_ds.course.catalog import load_module
+from solitaire_ds.course.contracts.structure_contracts import DequeContract
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from solitaire_ds.course import load_module
-from tests.contracts.structure_contracts import StackContract
+from solitaire_ds.course.catalog import load_module
+from solitaire_ds.course.contracts.structure_contracts import StackContract
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,7 @@ of every file it writes, stdout and stderr included (``RLIMIT_FSIZE``), on the C
 each test (an alarm in the plugin) and on the wall-clock time of the exercise (the whole
 process group is killed); a submission's exercises together get at most
 ``Limits.submission_seconds``. Scores come only from the signed results file the plugin
-writes (:mod:`solitaire_ds.grading.plugin`). When the child dies or is killed, its
+writes (:mod:`solitaire_ds.course.plugin`). When the child dies or is killed, its
 exercise scores 0 with a one-line reason; memory a runaway exercise kept, a signal handler
 it changed or a loop it left running dies with its process, so grading one exercise alone
 (``--exercise N``) gives the same score as grading all of them.
@@ -44,9 +44,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from solitaire_ds.course import EXERCISES, REPO_ROOT, Exercise, resolve_impl
-from solitaire_ds.grading import plugin
-from solitaire_ds.grading.results import ExerciseResult, Failure, Limits, SubmissionResult
+from solitaire_ds.course import plugin
+from solitaire_ds.course.catalog import EXERCISES, REPO_ROOT, Exercise, resolve_impl
+from solitaire_ds.course.results import ExerciseResult, Failure, Limits, SubmissionResult
 
 __all__ = [
     "GradingError",
@@ -61,7 +61,7 @@ __all__ = [
 
 _OUTPUT_SHOWN = 4000  # bytes kept from each end of the child's own output (diagnostics)
 #: What a child runs besides the submission: the package and the contract tests.
-_GRADER_PARTS = ("solitaire_ds", "tests/__init__.py", "tests/conftest.py", "tests/contracts")
+_GRADER_PARTS = ("solitaire_ds", "tests/__init__.py", "tests/conftest.py", "solitaire_ds/course/contracts")
 
 
 class GradingError(Exception):
@@ -77,16 +77,16 @@ class Reference:
 
 
 def contracts_dir(root: Path = REPO_ROOT) -> Path:
-    """Return ``tests/contracts`` of the checkout the package is installed from.
+    """Return the contract tests' folder, ``solitaire_ds/course/contracts`` under ``root``.
 
-    Raise :class:`GradingError` when it is missing (the package was installed from a
-    wheel rather than with ``pip install -e`` from a checkout).
+    They ship inside the package, so they are there in a checkout and in a wheel alike;
+    raise :class:`GradingError` when they are missing all the same (a damaged install).
     """
-    folder = root / "tests" / "contracts"
+    folder = root / "solitaire_ds" / "course" / "contracts"
     if not folder.is_dir():
         raise GradingError(
-            f"the contract tests were not found in {folder}; grading needs a checkout of "
-            "solitaire-ds installed with 'pip install -e .'"
+            f"the contract tests were not found in {folder}; reinstall solitaire-ds "
+            "(pip install --force-reinstall solitaire-ds)"
         )
     return folder
 
@@ -304,7 +304,7 @@ def _result(ex: Exercise, ids: tuple[str, ...], run: _Run, limits: Limits) -> Ex
 
 #: Names a stack or a game rule never needs, but code that reaches into the grader does.
 _SUSPICIOUS = re.compile(
-    r"\b(?:_RECORDER|solitaire_ds\.grading|_pytest|pytest|hypothesis|sys\.modules|gc\.get_objects|"
+    r"\b(?:_RECORDER|solitaire_ds\.course|_pytest|pytest|hypothesis|sys\.modules|gc\.get_objects|"
     r"sys\._getframe|ctypes|os\.environ|/proc/|setitimer|signal\.signal)\b"
 )
 
@@ -424,7 +424,7 @@ def _run_child(
         command = [
             sys.executable, "-m", "pytest", *(str(code / f) for f in files),
             "--impl", impl,
-            "-p", "solitaire_ds.grading.plugin",
+            "-p", "solitaire_ds.course.plugin",
             "-p", "no:cacheprovider",
             "-p", "no:terminal",  # the results file is the only report
             "-p", "no:timeout",  # the plugin keeps its own per-test alarm

@@ -62,7 +62,7 @@ def find_blocks(source: str, filename: str) -> list[Block]:
     >>> find_blocks("    # END SOLUTION\\n", "m.py")
     Traceback (most recent call last):
     ...
-    solitaire_ds.grading.markers.MarkerError: m.py:1: END SOLUTION without a BEGIN SOLUTION
+    solitaire_ds.course.markers.MarkerError: m.py:1: END SOLUTION without a BEGIN SOLUTION
     """
     blocks: list[Block] = []
     open_at: int | None = None

@@ -1,0 +1,70 @@
+"""The ``solitaire-ds`` command line: the entry point, on top of everything else.
+
+One module per command group adds its sub-commands with ``register(subparsers)``:
+
+* :mod:`solitaire_ds.cli.games` -- ``play``, ``replay``, ``simulate``, ``klondike``;
+* :mod:`solitaire_ds.cli.course` -- ``exercises``, ``check``, ``grade``;
+* :mod:`solitaire_ds.cli.docs` -- ``docs``;
+
+and :mod:`solitaire_ds.cli.args` holds what they share: the argument types, the
+one-line :class:`UsageError` and the output-file helpers. Nothing below this package
+imports it. Misuse of the command line (an unknown game, a bad number, a malformed deck)
+prints one line, ``solitaire-ds: error: ...``, and exits with status 2; no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from solitaire_ds.cli import course, docs, games
+from solitaire_ds.cli.args import Parser, UsageError, check_output_path, write_output
+
+__all__ = ["UsageError", "build_parser", "check_output_path", "main", "write_output"]
+
+Handler = Callable[[argparse.Namespace], int]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the parser with every command group's sub-commands, in ``--help`` order.
+
+    Runtime complexity: O(number of options).
+
+    >>> build_parser().parse_args(["replay", "game.json"]).command
+    'replay'
+    """
+    parser = Parser(
+        prog="solitaire-ds",
+        description="Stacks, queues and deques, taught through solitaire.",
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for group in (games, course, docs):
+        group.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status.
+
+    Runtime complexity: that of the command run.
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, or a misused option already reported in one line
+        return exc.code if isinstance(exc.code, int) else 2
+    handler: Handler | None = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return handler(args)
+    except UsageError as exc:
+        print(f"solitaire-ds: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("solitaire-ds: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,48 @@
+"""The course: the package's own code turned into exercises, solutions and grades.
+
+* :mod:`~solitaire_ds.course.catalog` lists the exercises in order and loads an
+  implementation under test (the names below are re-exported here);
+* :mod:`~solitaire_ds.course.contracts` holds the contract tests: what each exercise
+  must do, the tests grading runs (shipped in the wheel);
+* :mod:`~solitaire_ds.course.markers` finds the ``# BEGIN SOLUTION`` blocks;
+* :mod:`~solitaire_ds.course.generate` writes ``exercises/`` and ``solutions/`` from them;
+* :mod:`~solitaire_ds.course.runner` runs the contract tests on a submission in a
+  separate, limited process (with :mod:`~solitaire_ds.course.plugin` inside it) and
+  turns the results into scores (:mod:`~solitaire_ds.course.results`);
+* :mod:`~solitaire_ds.course.report` prints and exports the scores;
+* :mod:`~solitaire_ds.cli.course` adds ``exercises``, ``check`` and ``grade`` to
+  the command line.
+
+Adding an exercise is adding files, nothing here changes:
+
+1. mark the student's parts of the module named in :data:`solitaire_ds.course.EXERCISES`
+   (``# BEGIN SOLUTION: <hint>`` ... ``# END SOLUTION``) and run
+   ``solitaire-ds exercises build``; commit ``exercises/`` and ``solutions/``;
+2. write ``solitaire_ds/course/contracts/test_exNN_<slug>.py``, loading the code under test with
+   ``solitaire_ds.course.catalog.load_module(impl, "<module>")`` from the ``impl`` fixture (the
+   grader picks up every contract file that exists; points come from the catalog, and
+   the number of tests from collecting the file on the package itself);
+3. add mistakes to ``tests/grading/bugzoo/`` (one small TOML patch each, see its README).
+"""
+
+from solitaire_ds.course.catalog import (
+    EXERCISES,
+    REPO_ROOT,
+    Exercise,
+    ImplError,
+    exercise,
+    load_module,
+    load_toolkit,
+    resolve_impl,
+)
+
+__all__ = [
+    "EXERCISES",
+    "REPO_ROOT",
+    "Exercise",
+    "ImplError",
+    "exercise",
+    "load_module",
+    "load_toolkit",
+    "resolve_impl",
+]
