@@ -434,7 +434,6 @@ def _run_child(
         ]  # fmt: skip
         if collect_only:
             command.append("--collect-only")
-        reader = _EventReader(results, bytes.fromhex(key))
         output_path = base / "output.txt"
         output_path.touch()
         # Other users cannot list the folder, so they cannot find the results file by name.
@@ -449,14 +448,14 @@ def _run_child(
         finally:
             os.close(key_in)
             base.chmod(0o700)  # so that the folder can be cleaned up
-        reader.read()
+        events, forged = _read_events(results, bytes.fromhex(key))
         tampered = [f"{rel} (its copy)" for rel in _differences(_grader_files(), _read_grader_files(code))]
         tampered += [f"{rel} (in {REPO_ROOT})" for rel in _differences(checkout, _read_grader_files(REPO_ROOT))]
         with open(output_path, "rb") as output:
             head = output.read(_OUTPUT_SHOWN)
             output.seek(max(len(head), output.seek(0, os.SEEK_END) - _OUTPUT_SHOWN))
             shown = (head + b"\n" + output.read()).decode("utf-8", "replace")
-        return _Run(reader.events, returncode, timed_out, shown, reader.forged, seconds, tuple(tampered))
+        return _Run(events, returncode, timed_out, shown, forged, seconds, tuple(tampered))
 
 
 def _supervise(
@@ -510,45 +509,31 @@ def _child_limits(limits: Limits) -> Callable[[], None]:
     return apply
 
 
-class _EventReader:
-    """Reads the results file as it grows, keeping only correctly signed events."""
+def _read_events(path: Path, key: bytes) -> tuple[list[dict[str, Any]], int]:
+    """Return the correctly signed events of a results file, and how many lines were not."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return [], 0
+    events: list[dict[str, Any]] = []
+    forged = 0
+    for line in data.split(b"\n")[:-1]:  # a last line without its newline was cut short
+        event = _verify(line, key)
+        if event is None:
+            forged += 1
+        else:
+            events.append(event)
+    return events, forged
 
-    def __init__(self, path: Path, key: bytes) -> None:
-        self._path = path
-        self._key = key
-        self._offset = 0
-        self._partial = b""
-        self.events: list[dict[str, Any]] = []
-        self.forged = 0
 
-    def read(self) -> list[dict[str, Any]]:
-        """Return the events added since the last call."""
-        try:
-            with open(self._path, "rb") as f:
-                f.seek(self._offset)
-                chunk = f.read()
-        except OSError:
-            return []
-        self._offset += len(chunk)
-        data = self._partial + chunk
-        *lines, self._partial = data.split(b"\n")
-        new = []
-        for line in lines:
-            event = self._verify(line)
-            if event is None:
-                self.forged += 1
-            else:
-                new.append(event)
-        self.events.extend(new)
-        return new
-
-    def _verify(self, line: bytes) -> dict[str, Any] | None:
-        try:
-            wrapper = json.loads(line)
-            payload = wrapper["p"]
-            if not isinstance(payload, str) or plugin.sign(self._key, payload) != wrapper["mac"]:
-                return None
-            event = json.loads(payload)
-        except (ValueError, KeyError, TypeError):
+def _verify(line: bytes, key: bytes) -> dict[str, Any] | None:
+    """Return the event a signed line holds, or None when it is forged or malformed."""
+    try:
+        wrapper = json.loads(line)
+        payload = wrapper["p"]
+        if not isinstance(payload, str) or plugin.sign(key, payload) != wrapper["mac"]:
             return None
-        return event if isinstance(event, dict) and "e" in event else None
+        event = json.loads(payload)
+    except (ValueError, KeyError, TypeError):
+        return None
+    return event if isinstance(event, dict) and "e" in event else None
