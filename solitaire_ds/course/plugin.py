@@ -42,6 +42,7 @@ from _pytest.outcomes import Skipped
 __all__ = [
     "ENV_FAIL_FAST",
     "ENV_FLAG",
+    "ENV_GRADED",
     "ENV_KEY",
     "ENV_RESULTS",
     "ENV_TEST_SECONDS",
@@ -51,8 +52,10 @@ __all__ = [
 
 #: Set to "1" in the child: load the deterministic Hypothesis profile.
 ENV_FLAG = "SOLITAIRE_DS_GRADING"
-#: Path of the results file (removed from the environment on import).
+#: The file descriptor of the open results file (removed from the environment on import).
 ENV_RESULTS = "SOLITAIRE_DS_GRADING_RESULTS"
+#: The classes and functions the submission must define in its own file, comma-separated.
+ENV_GRADED = "SOLITAIRE_DS_GRADING_GRADED"
 #: The file descriptor of a pipe holding the hex key that signs each results line (read on import).
 ENV_KEY = "SOLITAIRE_DS_GRADING_KEY"
 #: Set to "1": stop an exercise at its first failing test (the bug zoo only needs one).
@@ -104,8 +107,9 @@ def _load_hypothesis_profile() -> None:
 class _Recorder:
     """Writes signed events; remembers the exercise in progress and the failures."""
 
-    def __init__(self, path: str, key: bytes) -> None:
-        self._out: TextIO = open(path, "a", encoding="utf-8")  # noqa: SIM115 - open for the whole run
+    def __init__(self, fd: int, key: bytes, graded: list[str]) -> None:
+        self._out: TextIO = os.fdopen(fd, "a", encoding="utf-8")
+        self.graded = graded
         self._key = key
         self.current: int | None = None
         self.broken: dict[int, str] = {}  # exercise -> why its tests are not run
@@ -126,12 +130,13 @@ _RECORDER: _Recorder | None = None
 if os.environ.get(ENV_FLAG) == "1":
     _load_hypothesis_profile()
     random.seed(0)
-    _path = os.environ.pop(ENV_RESULTS, "")
+    _results_fd = os.environ.pop(ENV_RESULTS, "")
     _key_fd = os.environ.pop(ENV_KEY, "")
-    if _path and _key_fd:
+    _graded = [name for name in os.environ.pop(ENV_GRADED, "").split(",") if name]
+    if _results_fd and _key_fd:
         with os.fdopen(int(_key_fd), "rb") as _pipe:
-            _RECORDER = _Recorder(_path, bytes.fromhex(_pipe.read().decode("ascii")))
-    del _path, _key_fd
+            _RECORDER = _Recorder(int(_results_fd), bytes.fromhex(_pipe.read().decode("ascii")), _graded)
+    del _results_fd, _key_fd, _graded
 
 
 def pytest_collectreport(report: pytest.CollectReport) -> None:
@@ -329,7 +334,7 @@ def _import_check(config: pytest.Config, number: int) -> str:
     previous = signal.signal(signal.SIGPROF, _alarm)
     signal.setitimer(signal.ITIMER_PROF, limit)
     try:
-        load_module(impl, ex.module)
+        module = load_module(impl, ex.module)
     except _ImportTimeout:
         return f"{ex.relpath} takes more than {limit:g} s to import (an infinite loop?)"
     except SystemExit as exc:
@@ -343,6 +348,31 @@ def _import_check(config: pytest.Config, number: int) -> str:
             capture.suspend_global_capture()
             with contextlib.suppress(Exception):
                 capture.read_global_capture()
+    return _not_its_own(module, _RECORDER.graded if _RECORDER is not None else [], ex.relpath)
+
+
+def _not_its_own(module: Any, names: list[str], relpath: str) -> str:
+    """Return why a graded class or function of ``module`` is not the submission's own work, or ''.
+
+    Each must be defined in the submission's file: not imported from elsewhere, not an
+    alias of another object, and (for a class) not built on a class of an exercise module
+    (which, in the grader's copy of the package, is the skeleton anyway).
+    """
+    from solitaire_ds.course.catalog import EXERCISES
+
+    exercise_modules = {f"solitaire_ds.{ex.module}" for ex in EXERCISES}
+    for name in names:
+        obj = getattr(module, name, None)
+        if obj is None:
+            return f"{relpath} defines no {name}"
+        origin = getattr(obj, "__module__", None)
+        if origin != module.__name__ or getattr(obj, "__name__", None) != name:
+            where = origin if isinstance(origin, str) and not origin.startswith("_impl_") else "another file"
+            return f"{name} must be written in {relpath}, not taken from {where}"
+        for base in getattr(obj, "__mro__", ())[1:]:
+            theirs = base.__module__ in exercise_modules or base.__module__.startswith("_impl_")
+            if theirs and base.__module__ != module.__name__:
+                return f"{name} must be written in {relpath}, not built on {base.__module__}.{base.__qualname__}"
     return ""
 
 

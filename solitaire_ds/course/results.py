@@ -125,3 +125,7 @@ class Limits:
     memory_bytes: int = 1 << 30
     output_bytes: int = 16 << 20
     fail_fast: bool = False
+    #: Read each file before running it and score 0 one that reaches for code it does not
+    #: contain (:func:`solitaire_ds.course.honesty.forbidden`). Off only to test the walls
+    #: that hold while the code runs, each on its own.
+    screen: bool = True

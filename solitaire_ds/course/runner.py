@@ -27,15 +27,8 @@ The denominators come from the reference run: the tests collected with
 
 from __future__ import annotations
 
-import contextlib
-import json
+import dataclasses
 import os
-import re
-import resource
-import secrets
-import signal
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -46,7 +39,12 @@ from typing import Any
 
 from solitaire_ds.course import plugin
 from solitaire_ds.course.catalog import EXERCISES, REPO_ROOT, Exercise, resolve_impl
+from solitaire_ds.course.child import Run, grader_files, package_files, run_child
+from solitaire_ds.course.honesty import forbidden, suspicious
+from solitaire_ds.course.markers import exercise_view, solution_view
 from solitaire_ds.course.results import ExerciseResult, Failure, Limits, SubmissionResult
+from solitaire_ds.course.sandbox import Sandbox, find_sandbox
+from solitaire_ds.course.similarity import fingerprint, graded_names, similarity_notes
 
 __all__ = [
     "GradingError",
@@ -54,14 +52,17 @@ __all__ = [
     "Reference",
     "available_exercises",
     "contracts_dir",
+    "copy_submission",
     "grade_many",
     "grade_submission",
+    "graded_names_of",
     "reference_tests",
+    "sandbox_or_why",
 ]
 
 _OUTPUT_SHOWN = 4000  # bytes kept from each end of the child's own output (diagnostics)
 #: What a child runs besides the submission: the package and the contract tests.
-_GRADER_PARTS = ("solitaire_ds", "tests/__init__.py", "tests/conftest.py", "solitaire_ds/course/contracts")
+_GRADER_PARTS = ("solitaire_ds",)
 
 
 class GradingError(Exception):
@@ -130,7 +131,7 @@ def _collect_reference(exercises: Sequence[Exercise], limits: Limits) -> Referen
     cache_key = tuple(files)
     if cache_key in _REFERENCE_CACHE:
         return _REFERENCE_CACHE[cache_key]
-    run = _run_child(files, "solitaire_ds", limits, collect_only=True)
+    run = run_child(files, "solitaire_ds", limits, collect_only=True)
     ids: list[str] = []
     errors: dict[int, str] = {}
     for event in run.events:
@@ -162,13 +163,27 @@ def grade_submission(
     exercises: Sequence[Exercise] | None = None,
     limits: Limits | None = None,
     reference: Reference | None = None,
+    require_sandbox: bool = False,
 ) -> SubmissionResult:
     """Grade the folder ``path`` on ``exercises`` (every available one when omitted).
 
-    Raise :class:`GradingError` when the folder does not exist or the grader cannot run.
+    Raise :class:`GradingError` when the folder does not exist or the grader cannot run,
+    or, with ``require_sandbox``, when there is no sandbox to run it in.
     """
+    return _grade(path, exercises, limits, reference, require_sandbox)[0]
+
+
+def _grade(
+    path: str | Path,
+    exercises: Sequence[Exercise] | None,
+    limits: Limits | None,
+    reference: Reference | None,
+    require_sandbox: bool,
+) -> tuple[SubmissionResult, dict[int, str | None]]:
+    """Grade one folder; return its result and the fingerprint of each exercise's graded code."""
     started = time.monotonic()
     limits = limits or Limits()
+    sandbox = sandbox_or_why(require_sandbox)
     try:
         folder = resolve_impl(str(path))
     except Exception as exc:
@@ -177,38 +192,52 @@ def grade_submission(
         exercises = available_exercises()
     reference = reference or reference_tests(exercises, limits)
     notes = [f"exercise {n} not graded: {why}" for n, why in sorted(reference.problems.items())]
+    if isinstance(sandbox, str):
+        notes.insert(0, f"graded without a sandbox: {sandbox}")
     graded = [ex for ex in exercises if ex.number in reference.tests]
     results: dict[int, ExerciseResult] = {}
-    runnable = []
-    for ex in graded:
-        if isinstance(folder, Path) and not (folder / ex.relpath).is_file():
-            results[ex.number] = ExerciseResult(
-                ex, 0, len(reference.tests[ex.number]), reason=f"{ex.relpath} is missing"
-            )
-        else:
-            runnable.append(ex)
-    forged = 0
-    for ex in runnable:
-        ids = reference.tests[ex.number]
-        left = limits.submission_seconds - (time.monotonic() - started)
-        if left <= 0:
-            reason = f"not run: the submission used up its {limits.submission_seconds:g} s"
-            results[ex.number] = ExerciseResult(ex, 0, len(ids), reason=reason)
-            continue
-        notes.extend(_suspicious(folder, ex))
-        for _attempt in range(2):  # once more when the grader's files changed under it
-            run = _run_child([ex.test_file], str(folder), limits, seconds=min(left, limits.exercise_seconds))
-            forged += run.forged
-            if not run.tampered:
-                break
-            left = limits.submission_seconds - (time.monotonic() - started)  # the retry has what is left
-        results[ex.number] = _result(ex, ids, run, limits)
+    prints: dict[int, str | None] = {}
+    with tempfile.TemporaryDirectory(prefix="solitaire-ds-submission-") as tmp:
+        copy, problems = (copy_submission(folder, graded, Path(tmp) / "submission")
+                          if isinstance(folder, Path) else (None, {}))
+        runnable = []
+        for ex in graded:
+            if ex.number in problems:
+                results[ex.number] = ExerciseResult(ex, 0, len(reference.tests[ex.number]), reason=problems[ex.number])
+            else:
+                runnable.append(ex)
+        forged = 0
+        for ex in runnable:
+            ids = reference.tests[ex.number]
+            left = limits.submission_seconds - (time.monotonic() - started)
+            if left <= 0:
+                reason = f"not run: the submission used up its {limits.submission_seconds:g} s"
+                results[ex.number] = ExerciseResult(ex, 0, len(ids), reason=reason)
+                continue
+            if copy is not None:
+                notes.extend(_suspicious(copy, ex))
+                prints[ex.number] = fingerprint(_text(copy / ex.relpath), graded_names_of(ex))
+                why = forbidden(_text(copy / ex.relpath), ex.relpath) if limits.screen else ""
+                if why:
+                    results[ex.number] = ExerciseResult(ex, 0, len(ids), reason=why)
+                    continue
+            for _attempt in range(2):  # once more when the grader's files changed under it
+                run = run_child(
+                    [ex.test_file], str(folder), limits, seconds=min(left, limits.exercise_seconds),
+                    code_files=package_files(ex if copy is not None else None), submission=copy,
+                    sandbox=sandbox if isinstance(sandbox, Sandbox) else None, graded=graded_names_of(ex),
+                )
+                forged += run.forged
+                if not run.tampered:
+                    break
+                left = limits.submission_seconds - (time.monotonic() - started)  # the retry has what is left
+            results[ex.number] = _result(ex, ids, run, limits)
     if forged:
         notes.append(f"ignored {forged} results lines not written by the grader")
     ordered = tuple(results[ex.number] for ex in graded)
     name = Path(path).name or str(path)
     seconds = round(time.monotonic() - started, 2)
-    return SubmissionResult(name, str(path), ordered, tuple(notes), seconds)
+    return SubmissionResult(name, str(path), ordered, tuple(notes), seconds), prints
 
 
 def grade_many(
@@ -217,79 +246,107 @@ def grade_many(
     limits: Limits | None = None,
     jobs: int = 1,
     progress: Callable[[SubmissionResult], None] | None = None,
+    require_sandbox: bool = False,
 ) -> list[SubmissionResult]:
-    """Grade each folder of ``paths`` with up to ``jobs`` running at once; keep their order."""
+    """Grade each folder of ``paths`` with up to ``jobs`` running at once; keep their order.
+
+    Graded code that is the same (names and formatting aside) as the reference solution's
+    or as another submission's of this run gets a note; the scores do not change.
+    """
     limits = limits or Limits()
     if exercises is None:
         exercises = available_exercises()
+    sandbox_or_why(require_sandbox)
     reference = reference_tests(exercises, limits)
 
-    def one(path: str | Path) -> SubmissionResult:
-        result = grade_submission(path, exercises, limits, reference)
+    def one(path: str | Path) -> tuple[SubmissionResult, dict[int, str | None]]:
+        graded = _grade(path, exercises, limits, reference, require_sandbox)
         if progress is not None:
-            progress(result)
-        return result
+            progress(graded[0])
+        return graded
 
     if jobs <= 1 or len(paths) <= 1:
-        return [one(p) for p in paths]
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(one, paths))
+        done = [one(p) for p in paths]
+    else:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            done = list(pool.map(one, paths))
+    keys = [f"{result.name} ({result.path})" if [r.name for r, _ in done].count(result.name) > 1 else result.name
+            for result, _ in done]
+    notes = similarity_notes({key: prints for key, (_, prints) in zip(keys, done, strict=True)},
+                             *_reference_prints(exercises))
+    return [dataclasses.replace(result, notes=(*result.notes, *notes[key]))
+            for key, (result, _) in zip(keys, done, strict=True)]
 
 
-# -- one child process -------------------------------------------------------------
+def sandbox_or_why(required: bool = False) -> Sandbox | str:
+    """Return the sandbox to grade in, or why there is none; raise if one is ``required``."""
+    sandbox, why = find_sandbox()
+    if sandbox is not None:
+        return sandbox
+    if required:
+        raise GradingError(f"no sandbox, and --require-sandbox was given: {why}")
+    return why
 
 
-@dataclass
-class _Run:
-    """What one child process left behind: its verified events and how it ended."""
-
-    events: list[dict[str, Any]]
-    returncode: int | None
-    timed_out: bool
-    output: str
-    forged: int
-    seconds: float = 0.0  # the wall-clock limit the child had
-    tampered: tuple[str, ...] = ()  # the grader's files that changed while it ran
-
-    @property
-    def ended(self) -> bool:
-        return any(e["e"] == "end" for e in self.events) and not self.timed_out
-
-    def begun(self) -> list[int]:
-        return [int(e["ex"]) for e in self.events if e["e"] == "begin"]
-
-    def last_test(self) -> str:
-        tests = [str(e["id"]) for e in self.events if e["e"] == "test"]
-        return tests[-1].split("::", 1)[-1] if tests else ""
-
-    def output_tail(self) -> str:
-        lines = [line for line in self.output.strip().splitlines() if line.strip()]
-        return lines[-1][:300] if lines else f"exit status {self.returncode}"
-
-    def crash_reason(self, limits: Limits, where: str = "") -> str:
-        test = self.last_test()
-        where = f" during {test}" if test else (f" {where}" if where else "")
-        if self.timed_out and self.seconds < limits.exercise_seconds:
-            return f"timed out{where}: the submission used up its {limits.submission_seconds:g} s"
-        if self.timed_out:
-            return f"timed out after {limits.exercise_seconds:g} s{where}"
-        if "MemoryError" in self.output:
-            limit = limits.memory_bytes / (1 << 30)
-            return f"the test process ran out of memory (the limit is {limit:g} GB){where}"
-        if self.ended:
-            return f"the test run stopped early{where}: {self.output_tail()}"
-        code = self.returncode
-        if code is not None and code < 0:
-            name = signal.Signals(-code).name
-            hint = " (out of memory?)" if name == "SIGKILL" else ""
-            return f"the test process was killed by {name}{where}{hint}"
-        return (
-            f"the test process stopped with exit status {code}{where}; "
-            "does the code call os._exit() or sys.exit()?"
-        )
+def graded_names_of(ex: Exercise) -> list[str]:
+    """Return the classes and functions a submission must write itself for ``ex``."""
+    rel = f"solitaire_ds/{ex.relpath}"
+    return graded_names(grader_files()[rel].decode("utf-8"), rel)
 
 
-def _result(ex: Exercise, ids: tuple[str, ...], run: _Run, limits: Limits) -> ExerciseResult:
+def _reference_prints(exercises: Sequence[Exercise]) -> tuple[dict[int, str | None], dict[int, str | None]]:
+    """Return the fingerprints of the reference's graded code and of the skeleton's, by exercise."""
+    reference, skeleton = {}, {}
+    for ex in exercises:
+        rel = f"solitaire_ds/{ex.relpath}"
+        source = grader_files()[rel].decode("utf-8")
+        names = graded_names_of(ex)
+        reference[ex.number] = fingerprint(solution_view(source, rel), names)
+        skeleton[ex.number] = fingerprint(exercise_view(source, rel), names)
+    return reference, skeleton
+
+
+#: The largest submission file the grader copies (a textbook answer is a few kB).
+MAX_FILE_BYTES = 1 << 20
+
+
+def copy_submission(folder: Path, exercises: Sequence[Exercise], into: Path) -> tuple[Path, dict[int, str]]:
+    """Copy each exercise's file of ``folder`` into ``into``; return it and why files were left out.
+
+    Only regular files inside ``folder`` are copied (a link that leads out of it, to the
+    reference or a classmate's work, is refused), at most :data:`MAX_FILE_BYTES` each; the
+    original folder is only read. The copy is what the child sees, read-only.
+    """
+    problems: dict[int, str] = {}
+    root = folder.resolve()
+    into.mkdir(parents=True)
+    for ex in exercises:
+        source = folder / ex.relpath
+        real = Path(os.path.realpath(source))
+        if not source.is_file():
+            problems[ex.number] = f"{ex.relpath} is missing"
+        elif real != root / ex.relpath:  # a link somewhere on the way
+            problems[ex.number] = f"{ex.relpath} is a link to another file; submit the file itself"
+        elif real.stat().st_size > MAX_FILE_BYTES:
+            problems[ex.number] = f"{ex.relpath} is larger than {MAX_FILE_BYTES >> 20} MB"
+        else:
+            target = into / ex.relpath
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with open(real, "rb") as original:
+                target.write_bytes(original.read(MAX_FILE_BYTES + 1)[:MAX_FILE_BYTES])
+    for path in [into, *into.rglob("*")]:
+        path.chmod(0o555 if path.is_dir() else 0o444)
+    return into, problems
+
+
+def _text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+
+
+def _result(ex: Exercise, ids: tuple[str, ...], run: Run, limits: Limits) -> ExerciseResult:
     """Score exercise ``ex`` from its own child's run: tampered, never started, cut short or whole."""
     if run.tampered:
         shown = ", ".join(run.tampered[:3]) + (" ..." if len(run.tampered) > 3 else "")
@@ -302,34 +359,21 @@ def _result(ex: Exercise, ids: tuple[str, ...], run: _Run, limits: Limits) -> Ex
     return _tally(ex, ids, run, not all(i in reported for i in ids), limits)
 
 
-#: Names a stack or a game rule never needs, but code that reaches into the grader does.
-_SUSPICIOUS = re.compile(
-    r"\b(?:_RECORDER|solitaire_ds\.course|_pytest|pytest|hypothesis|sys\.modules|gc\.get_objects|"
-    r"sys\._getframe|ctypes|os\.environ|/proc/|setitimer|signal\.signal)\b"
-)
-
-
-def _suspicious(folder: str | Path, ex: Exercise) -> list[str]:
+def _suspicious(folder: Path, ex: Exercise) -> list[str]:
     """Return a note when the submission's file for ``ex`` names the grader's machinery.
 
     Code runs inside the test process, so code written to reach into the grader's own
     objects could forge its results (as it could under any in-process test runner); such
     code has to name that machinery, and the note asks the instructor to read it.
     """
-    if not isinstance(folder, Path):
-        return []
-    try:
-        text = (folder / ex.relpath).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return []
-    found = sorted(set(_SUSPICIOUS.findall(text)))
+    found = suspicious(_text(folder / ex.relpath))
     if not found:
         return []
     return [f"exercise {ex.number}: {ex.relpath} mentions {', '.join(found)}: read it before trusting its score"]
 
 
 def _tally(
-    ex: Exercise, ids: tuple[str, ...], run: _Run, crashed: bool, limits: Limits
+    ex: Exercise, ids: tuple[str, ...], run: Run, crashed: bool, limits: Limits
 ) -> ExerciseResult:
     """Score exercise ``ex`` from the events of ``run``."""
     total = len(ids)
@@ -350,190 +394,3 @@ def _tally(
     return ExerciseResult(ex, passed, total, failures=failures[:5])
 
 
-def _read_grader_files(root: Path) -> dict[str, bytes]:
-    """Return the grader's own files under ``root`` (the package and the contract tests)."""
-    files: dict[str, bytes] = {}
-    for part in _GRADER_PARTS:
-        path = root / part
-        for each in sorted(path.rglob("*")) if path.is_dir() else [path]:
-            if each.is_file() and "__pycache__" not in each.parts:
-                files[each.relative_to(root).as_posix()] = each.read_bytes()
-    return files
-
-
-_GRADER_FILES: dict[str, bytes] | None = None
-
-
-def _grader_files() -> dict[str, bytes]:
-    """Return the checkout's grader files as they were when this process first graded."""
-    global _GRADER_FILES
-    if _GRADER_FILES is None:
-        _GRADER_FILES = _read_grader_files(REPO_ROOT)
-    return _GRADER_FILES
-
-
-def _differences(before: dict[str, bytes], after: dict[str, bytes]) -> list[str]:
-    """Return the files changed, added or removed between two readings."""
-    return sorted(rel for rel in before.keys() | after.keys() if before.get(rel) != after.get(rel))
-
-
-def _run_child(
-    files: Sequence[str],
-    impl: str,
-    limits: Limits,
-    collect_only: bool = False,
-    seconds: float | None = None,
-) -> _Run:
-    """Run pytest on the contract ``files`` in a limited child; return its verified events.
-
-    ``files`` are relative to the checkout; the child runs them from its own fresh copy of
-    the grader's files, for at most ``seconds`` (the exercise limit by default).
-    """
-    seconds = limits.exercise_seconds if seconds is None else seconds
-    with tempfile.TemporaryDirectory(prefix="solitaire-ds-grade-") as tmp:
-        base = Path(tmp)
-        secret_dir = base / secrets.token_hex(8)
-        secret_dir.mkdir(mode=0o700)
-        results = secret_dir / "events.jsonl"
-        results.touch()
-        key = secrets.token_hex(32)
-        workdir = base / "work"
-        workdir.mkdir()
-        code = base / "grader"
-        checkout = _read_grader_files(REPO_ROOT)
-        for rel, data in _grader_files().items():
-            target = code / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        env = {
-            k: v
-            for k, v in os.environ.items()
-            if not k.startswith(("PYTEST_", "HYPOTHESIS")) and k != "PYTHONPATH"
-        }
-        env.update(
-            {
-                plugin.ENV_FLAG: "1",
-                plugin.ENV_RESULTS: str(results),
-                plugin.ENV_FAIL_FAST: "1" if limits.fail_fast else "0",
-                plugin.ENV_TEST_SECONDS: f"{limits.test_seconds:g}",
-                "PYTHONPATH": str(code),
-                "PYTHONHASHSEED": "0",
-                "PYTHONDONTWRITEBYTECODE": "1",
-            }
-        )
-        command = [
-            sys.executable, "-m", "pytest", *(str(code / f) for f in files),
-            "--impl", impl,
-            "-p", "solitaire_ds.course.plugin",
-            "-p", "no:cacheprovider",
-            "-p", "no:terminal",  # the results file is the only report
-            "-p", "no:timeout",  # the plugin keeps its own per-test alarm
-            "--rootdir", str(code),
-            "-o", "addopts=",
-            "--continue-on-collection-errors",
-        ]  # fmt: skip
-        if collect_only:
-            command.append("--collect-only")
-        output_path = base / "output.txt"
-        output_path.touch()
-        # Other users cannot list the folder, so they cannot find the results file by name.
-        base.chmod(0o100)
-        # The key goes through a pipe that only the child holds: no file or variable shows it.
-        key_in, key_out = os.pipe()
-        os.write(key_out, key.encode("ascii"))
-        os.close(key_out)
-        env[plugin.ENV_KEY] = str(key_in)
-        try:
-            returncode, timed_out = _supervise(command, workdir, env, output_path, seconds, limits, key_in)
-        finally:
-            os.close(key_in)
-            base.chmod(0o700)  # so that the folder can be cleaned up
-        events, forged = _read_events(results, bytes.fromhex(key))
-        tampered = [f"{rel} (its copy)" for rel in _differences(_grader_files(), _read_grader_files(code))]
-        tampered += [f"{rel} (in {REPO_ROOT})" for rel in _differences(checkout, _read_grader_files(REPO_ROOT))]
-        with open(output_path, "rb") as output:
-            head = output.read(_OUTPUT_SHOWN)
-            output.seek(max(len(head), output.seek(0, os.SEEK_END) - _OUTPUT_SHOWN))
-            shown = (head + b"\n" + output.read()).decode("utf-8", "replace")
-        return _Run(events, returncode, timed_out, shown, forged, seconds, tuple(tampered))
-
-
-def _supervise(
-    command: list[str],
-    workdir: Path,
-    env: dict[str, str],
-    output_path: Path,
-    seconds: float,
-    limits: Limits,
-    key_fd: int,
-) -> tuple[int, bool]:
-    """Run ``command`` and wait; return its exit status and whether it was killed.
-
-    The child runs one exercise (or the reference collection): it is killed, with its
-    whole process group, when it outlasts ``seconds`` of wall-clock time.
-    """
-    timed_out = False
-    with open(output_path, "wb") as output:
-        child = subprocess.Popen(
-            command,
-            cwd=workdir,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-            pass_fds=(key_fd,),
-            preexec_fn=_child_limits(limits),
-        )
-        try:
-            child.wait(timeout=seconds)
-        except subprocess.TimeoutExpired:
-            timed_out = True
-        finally:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(child.pid, signal.SIGKILL)
-            child.wait()
-    return child.returncode, timed_out
-
-
-def _child_limits(limits: Limits) -> Callable[[], None]:
-    """Return the function the child runs before ``exec``: its resource limits."""
-
-    def apply() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limits.output_bytes, limits.output_bytes))
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        # Writing past RLIMIT_FSIZE then fails with an OSError instead of killing the child.
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-
-    return apply
-
-
-def _read_events(path: Path, key: bytes) -> tuple[list[dict[str, Any]], int]:
-    """Return the correctly signed events of a results file, and how many lines were not."""
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return [], 0
-    events: list[dict[str, Any]] = []
-    forged = 0
-    for line in data.split(b"\n")[:-1]:  # a last line without its newline was cut short
-        event = _verify(line, key)
-        if event is None:
-            forged += 1
-        else:
-            events.append(event)
-    return events, forged
-
-
-def _verify(line: bytes, key: bytes) -> dict[str, Any] | None:
-    """Return the event a signed line holds, or None when it is forged or malformed."""
-    try:
-        wrapper = json.loads(line)
-        payload = wrapper["p"]
-        if not isinstance(payload, str) or plugin.sign(key, payload) != wrapper["mac"]:
-            return None
-        event = json.loads(payload)
-    except (ValueError, KeyError, TypeError):
-        return None
-    return event if isinstance(event, dict) and "e" in event else None
