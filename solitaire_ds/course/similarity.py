@@ -3,9 +3,10 @@
 Invariant: a *fingerprint* is a hash of the graded classes and functions of one file (those
 that hold a ``# BEGIN SOLUTION`` block in the reference), read with ``ast``, with every
 docstring dropped, every string the same, and every name a file chooses (variables,
-arguments, attributes) replaced by its order of first appearance. So renaming variables, reformatting or rewording comments
-does not change it, while any change to what the code does almost always does. Two files
-with the same fingerprint were, to that extent, written once.
+arguments, attributes) replaced by its order of first appearance. So renaming variables,
+reformatting or rewording comments does not change it, while any change to what the code
+does almost always does. Two files with the same fingerprint were, to that extent,
+written once.
 
 >>> a = "class S:\\n    def push(self, x):\\n        self.items.append(x)\\n"
 >>> b = "class S:\\n  def push(self, item):  # mine\\n    self.things.append(item)\\n"
