@@ -196,7 +196,8 @@ def test_code_copied_from_the_reference_or_a_classmate_is_noted(tmp_path: Path) 
     assert "        return self._size\n" in text
     mine = text.replace("        return self._size\n", "        return 0 + self._size  # my own way\n")
     (twin_a / "structures" / "array_stack.py").write_text(mine)
-    (twin_b / "structures" / "array_stack.py").write_text(mine.replace("0 + self._size  # my own way", "(0+self._size)"))
+    reformatted = mine.replace("0 + self._size  # my own way", "(0+self._size)")
+    (twin_b / "structures" / "array_stack.py").write_text(reformatted)
     results = {r.name: r for r in grade_many([copied, twin_a, twin_b], [exercise(1)], LIMITS)}
     assert "exercise 1: the graded code is the same as the reference solution's (names and formatting aside)" \
         in results["copied"].notes
