@@ -1,0 +1,127 @@
+"""The sandbox and the tree limit on their own: what a child sees, and what it may use.
+
+CI runs as root with bubblewrap installed, so there these tests fail, rather than skip,
+when the sandbox or the cgroup cannot be made.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from solitaire_ds.course.sandbox import Sandbox, TreeLimit, find_sandbox, python_dirs
+
+
+def _need(found: bool, why: str) -> None:
+    if not found:
+        if os.environ.get("CI"):
+            pytest.fail(f"CI should have this: {why}")
+        pytest.skip(why)
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Sandbox:
+    found, why = find_sandbox()
+    _need(found is not None, why)
+    assert found is not None
+    return found
+
+
+def _inside(sandbox: Sandbox, code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    (tmp_path / "code").mkdir(exist_ok=True)
+    (tmp_path / "sub").mkdir(exist_ok=True)
+    command = sandbox.command([sys.executable, "-c", textwrap.dedent(code)], code=tmp_path / "code",
+                              submission=tmp_path / "sub")
+    return subprocess.run(command, capture_output=True, text=True, timeout=120)
+
+
+def test_the_child_sees_only_what_it_needs(sandbox: Sandbox, tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the answer key")
+    (tmp_path / "code").mkdir()
+    (tmp_path / "code" / "mine.txt").write_text("grader's copy")
+    done = _inside(sandbox, f"""
+        import os, socket
+        print(os.getuid(), os.getgid())
+        print(os.path.exists({str(secret)!r}), os.path.exists({str(Path.cwd())!r}))
+        print(open("/grader/mine.txt").read())
+        try:
+            open("/grader/mine.txt", "w")
+        except OSError as exc:
+            print("read-only:", exc.strerror)
+        try:
+            socket.create_connection(("127.0.0.1", 22), timeout=2)
+        except OSError:
+            print("no network")
+        print(sorted(os.listdir("/tmp")), len([p for p in os.listdir("/proc") if p.isdigit()]))
+        """, tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0] == "65534 65534"  # nobody, never root
+    assert lines[1] == "False False"  # nothing of the machine's files, not the checkout either
+    assert lines[2] == "grader's copy"
+    assert lines[3] == "read-only: Read-only file system"
+    assert lines[4] == "no network"
+    assert lines[5] == "[] 2"  # an empty /tmp; only bubblewrap's init and the child itself
+
+
+def test_an_installed_copy_of_the_package_is_hidden(sandbox: Sandbox, tmp_path: Path) -> None:
+    hidden = [str(folder / "solitaire_ds") for folder in python_dirs() if (folder / "solitaire_ds").is_dir()]
+    done = _inside(sandbox, f"import os; print([os.listdir(p) for p in {hidden!r}])", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str([[] for _ in hidden])
+
+
+def test_the_memory_cap_holds_for_the_whole_tree() -> None:
+    tree = TreeLimit(300 << 20, 32)
+    _need(tree.open(), "no cgroup may be made here (the grader runs without root, or without cgroups)")
+    code = textwrap.dedent("""
+        import os, time
+        children = []
+        for _ in range(3):
+            pid = os.fork()
+            if pid == 0:
+                hold = b"x" * (200 << 20)  # each alone is under the cap; the three together are not
+                time.sleep(3)
+                os._exit(0)
+            children.append(pid)
+        print(sum(os.WIFSIGNALED(os.waitpid(pid, 0)[1]) for pid in children))
+        """)
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                              preexec_fn=tree.join)
+    finally:
+        tree.close()
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) >= 1  # at least one child was killed: the tree shares 300 MB
+
+
+def test_the_process_cap_holds_for_the_whole_tree() -> None:
+    tree = TreeLimit(1 << 30, 8)
+    _need(tree.open(), "no cgroup may be made here (the grader runs without root, or without cgroups)")
+    code = textwrap.dedent("""
+        import os, time
+        started = 0
+        for _ in range(20):
+            try:
+                pid = os.fork()
+            except OSError:
+                break
+            if pid == 0:
+                time.sleep(2)
+                os._exit(0)
+            started += 1
+        print(started)
+        """)
+    try:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                              preexec_fn=tree.join)
+    finally:
+        tree.close()
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) < 8
