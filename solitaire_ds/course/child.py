@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import resource
 import secrets
@@ -24,6 +25,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,11 +37,14 @@ from solitaire_ds.course.markers import exercise_view
 from solitaire_ds.course.results import Limits
 from solitaire_ds.course.sandbox import CODE_MOUNT, SUBMISSION_MOUNT, Sandbox, TreeLimit
 
-__all__ = ["Run", "differences", "grader_files", "package_files", "read_grader_files", "run_child"]
+__all__ = ["WALL_FACTOR", "Run", "differences", "grader_files", "package_files", "read_grader_files", "run_child"]
 
 _OUTPUT_SHOWN = 4000  # bytes kept from each end of the child's own output (diagnostics)
 #: What a child runs besides the submission: the package, the contract tests inside it.
 _GRADER_PARTS = ("solitaire_ds",)
+#: How many times its CPU time a child may take on the wall clock (a busy machine, or
+#: code that sleeps), as it is for a test in the plugin.
+WALL_FACTOR = plugin.WALL_FACTOR
 #: Processes (and threads) one child may have at once, all it starts included.
 _MAX_PROCESSES = 64
 
@@ -53,8 +58,10 @@ class Run:
     timed_out: bool
     output: str
     forged: int
-    seconds: float = 0.0  # the wall-clock limit the child had
+    seconds: float = 0.0  # the CPU time the child was allowed
     tampered: tuple[str, ...] = ()  # the grader's files that changed while it ran
+    cpu: float = 0.0  # the CPU time the child and all it started used
+    wall: float = 0.0  # the wall-clock backstop it had (code that sleeps uses no CPU)
 
     @property
     def ended(self) -> bool:
@@ -72,18 +79,23 @@ class Run:
         return lines[-1][:300] if lines else f"exit status {self.returncode}"
 
     def crash_reason(self, limits: Limits, where: str = "") -> str:
+        """Say in one line why the child stopped before its tests were done, and where."""
         test = self.last_test()
         where = f" during {test}" if test else (f" {where}" if where else "")
-        if self.timed_out and self.seconds < limits.exercise_seconds:
-            return f"timed out{where}: the submission used up its {limits.submission_seconds:g} s"
+        code = self.returncode
+        if code is not None and code > 128 and code - 128 in set(signal.Signals):
+            code = 128 - code  # bubblewrap reports a child killed by signal N as exit status 128 + N
+        if code == -signal.SIGXCPU or (code == -signal.SIGKILL and self.cpu >= self.seconds):
+            if self.seconds < limits.exercise_seconds:
+                return f"ran out of CPU time{where}: the submission used up its {limits.submission_seconds:g} s"
+            return f"ran out of its {limits.exercise_seconds:g} s of CPU time{where}"
         if self.timed_out:
-            return f"timed out after {limits.exercise_seconds:g} s{where}"
+            return f"stopped after {self.wall:g} s of wall-clock time{where} (does the code sleep or wait?)"
         if "MemoryError" in self.output:
             limit = limits.memory_bytes / (1 << 30)
             return f"the test process ran out of memory (the limit is {limit:g} GB){where}"
         if self.ended:
             return f"the test run stopped early{where}: {self.output_tail()}"
-        code = self.returncode
         if code is not None and code < 0:
             name = signal.Signals(-code).name
             hint = " (out of memory?)" if name == "SIGKILL" else ""
@@ -92,8 +104,6 @@ class Run:
             f"the test process stopped with exit status {code}{where}; "
             "does the code call os._exit() or sys.exit()?"
         )
-
-
 
 
 def read_grader_files(root: Path) -> dict[str, bytes]:
@@ -139,13 +149,16 @@ def run_child(
 
     ``files`` are relative to the folder holding the package. The child runs them from its
     own fresh copy of ``code_files`` (the grader's files by default), with ``--impl impl``,
-    for at most ``seconds`` of wall-clock time (the exercise limit by default). With a
+    for at most ``seconds`` of CPU time (the exercise limit by default), and at most
+    :data:`WALL_FACTOR` times that, plus half a minute, of wall-clock time (a backstop for
+    code that sleeps). With a
     ``submission`` folder (the grader's copy of one), ``impl`` is ignored: the child tests
     that folder. With a ``sandbox``, the child runs inside it and sees only the package
     copy and the submission; ``graded`` names the classes and functions the submission
     must define itself.
     """
     seconds = limits.exercise_seconds if seconds is None else seconds
+    wall = WALL_FACTOR * seconds + 30
     code_files = grader_files() if code_files is None else code_files
     with tempfile.TemporaryDirectory(prefix="solitaire-ds-grade-") as tmp:
         base = Path(tmp)
@@ -209,20 +222,27 @@ def run_child(
         env[plugin.ENV_KEY] = str(key_in)
         env[plugin.ENV_RESULTS] = str(results_fd)
         try:
-            returncode, timed_out = _supervise(command, workdir, env, output_path, seconds, limits,
-                                               (key_in, results_fd))
+            returncode, timed_out, cpu = _supervise(command, workdir, env, output_path, seconds, wall, limits,
+                                                    (key_in, results_fd))
         finally:
             os.close(key_in)
             os.close(results_fd)
             base.chmod(0o700)  # so that the folder can be cleaned up
         events, forged = _read_events(results, bytes.fromhex(key))
+        # In a sandbox the test process is not the grader's own child, so its CPU time does
+        # not reach wait4(): the plugin reports it with each result; a process stopped at
+        # its CPU limit used all of it.
+        reported = [float(e["cpu"]) for e in events if isinstance(e.get("cpu"), (int, float))]
+        if returncode in (-signal.SIGXCPU, 128 + signal.SIGXCPU):
+            reported.append(seconds)
+        cpu = max([cpu, *reported])
         tampered = [f"{rel} (its copy)" for rel in differences(code_files, read_grader_files(code))]
         tampered += [f"{rel} (in {REPO_ROOT})" for rel in differences(checkout, read_grader_files(REPO_ROOT))]
         with open(output_path, "rb") as output:
             head = output.read(_OUTPUT_SHOWN)
             output.seek(max(len(head), output.seek(0, os.SEEK_END) - _OUTPUT_SHOWN))
             shown = (head + b"\n" + output.read()).decode("utf-8", "replace")
-        return Run(events, returncode, timed_out, shown, forged, seconds, tuple(tampered))
+        return Run(events, returncode, timed_out, shown, forged, seconds, tuple(tampered), cpu, wall)
 
 
 def _supervise(
@@ -231,19 +251,22 @@ def _supervise(
     env: dict[str, str],
     output_path: Path,
     seconds: float,
+    wall: float,
     limits: Limits,
     fds: tuple[int, ...],
-) -> tuple[int, bool]:
-    """Run ``command`` and wait; return its exit status and whether it was killed.
+) -> tuple[int, bool, float]:
+    """Run ``command`` and wait; return its exit status, whether it was killed, and its CPU time.
 
-    The child runs one exercise (or the reference collection): it is killed, with its
-    whole process group, when it outlasts ``seconds`` of wall-clock time. Where a
+    The child runs one exercise (or the reference collection) with ``seconds`` of CPU time
+    (``RLIMIT_CPU``: the same on an idle and a busy machine); it is killed, with its whole
+    process group, when it outlasts ``wall`` seconds of wall-clock time. Where a
     :class:`~solitaire_ds.course.sandbox.TreeLimit` can be made, the child and all it
     starts share one memory and process cap, and whatever is left of them is killed.
     """
     timed_out = False
     tree = TreeLimit(limits.memory_bytes, _MAX_PROCESSES)
     capped = tree.open()
+    deadline = time.monotonic() + wall
     with open(output_path, "wb") as output:
         child = subprocess.Popen(
             command,
@@ -254,26 +277,37 @@ def _supervise(
             stderr=subprocess.STDOUT,
             start_new_session=True,
             pass_fds=fds,
-            preexec_fn=_child_limits(limits, tree if capped else None),
+            preexec_fn=_child_limits(limits, seconds, tree if capped else None),
         )
+        status, usage = 0, None
         try:
-            child.wait(timeout=seconds)
-        except subprocess.TimeoutExpired:
-            timed_out = True
+            while True:
+                pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+                if pid:
+                    break
+                if time.monotonic() > deadline:
+                    timed_out = True
+                    break
+                time.sleep(0.02)
         finally:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(child.pid, signal.SIGKILL)
-            child.wait()
+            if usage is None or timed_out:
+                _, status, usage = os.wait4(child.pid, 0)
+            child.returncode = os.waitstatus_to_exitcode(status)
             tree.close()
-    return child.returncode, timed_out
+    return child.returncode, timed_out, usage.ru_utime + usage.ru_stime
 
 
-def _child_limits(limits: Limits, tree: TreeLimit | None) -> Callable[[], None]:
+def _child_limits(limits: Limits, seconds: float, tree: TreeLimit | None) -> Callable[[], None]:
     """Return the function the child runs before ``exec``: its cgroup and resource limits."""
+    cpu = max(1, math.ceil(seconds))
 
     def apply() -> None:
         if tree is not None:
             tree.join()
+        # SIGXCPU at the limit (it ends the process), SIGKILL a second later if it is caught.
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
         resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits.output_bytes, limits.output_bytes))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))

@@ -30,6 +30,7 @@ import os
 import random
 import re
 import signal
+import time
 import traceback
 from collections.abc import Generator
 from pathlib import Path
@@ -46,6 +47,7 @@ __all__ = [
     "ENV_KEY",
     "ENV_RESULTS",
     "ENV_TEST_SECONDS",
+    "WALL_FACTOR",
     "exercise_number",
     "sign",
 ]
@@ -64,7 +66,8 @@ ENV_FAIL_FAST = "SOLITAIRE_DS_GRADING_FAIL_FAST"
 ENV_TEST_SECONDS = "SOLITAIRE_DS_GRADING_TEST_SECONDS"
 
 _MESSAGE_LIMIT = 1500
-_WALL_FACTOR = 6  # a test may take this many times its CPU limit on the wall clock (a busy machine)
+#: A test may take this many times its CPU limit on the wall clock (a busy machine).
+WALL_FACTOR = 6
 _FILE_PATTERN = re.compile(r"test_ex(\d+)_")
 
 
@@ -197,7 +200,7 @@ def _on_alarm(signum: int, frame: FrameType | None) -> None:
     limit = _RECORDER.test_seconds if _RECORDER is not None else 0
     if signum == signal.SIGALRM:
         raise _TestTimeout(
-            f"the test took more than {_WALL_FACTOR * limit:g} s of wall-clock time "
+            f"the test took more than {WALL_FACTOR * limit:g} s of wall-clock time "
             "(does the code sleep or wait?)"
         )
     raise _TestTimeout(f"the test took more than {limit:g} s of CPU time (an infinite loop?)")
@@ -243,7 +246,7 @@ def pytest_runtest_logstart(nodeid: str, location: tuple[str, int | None, str]) 
         signal.signal(signal.SIGPROF, _on_alarm)
         signal.signal(signal.SIGALRM, _on_alarm)
         signal.setitimer(signal.ITIMER_PROF, _RECORDER.test_seconds, 1.0)
-        signal.setitimer(signal.ITIMER_REAL, _WALL_FACTOR * _RECORDER.test_seconds, 1.0)
+        signal.setitimer(signal.ITIMER_REAL, WALL_FACTOR * _RECORDER.test_seconds, 1.0)
 
 
 def pytest_runtest_logfinish(nodeid: str, location: tuple[str, int | None, str]) -> None:
@@ -303,13 +306,13 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     number = exercise_number(report.fspath)
     if not ok and number is not None:
         rec.failed_exercises.add(number)
-    rec.emit(e="result", id=report.nodeid, ex=number, ok=ok, msg=msg, run=True)
+    rec.emit(e="result", id=report.nodeid, ex=number, ok=ok, msg=msg, run=True, cpu=time.process_time())
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Write the ``end`` line: the run was complete."""
     if _RECORDER is not None:
-        _RECORDER.emit(e="end", status=int(exitstatus))
+        _RECORDER.emit(e="end", status=int(exitstatus), cpu=time.process_time())
 
 
 class _ImportTimeout(BaseException):
@@ -329,13 +332,18 @@ def _import_check(config: pytest.Config, number: int) -> str:
         capture.resume_global_capture()
 
     def _alarm(signum: int, frame: FrameType | None) -> None:
-        raise _ImportTimeout
+        raise _ImportTimeout(signum)
 
     previous = signal.signal(signal.SIGPROF, _alarm)
+    previous_real = signal.signal(signal.SIGALRM, _alarm)
     signal.setitimer(signal.ITIMER_PROF, limit)
+    signal.setitimer(signal.ITIMER_REAL, WALL_FACTOR * limit)
     try:
         module = load_module(impl, ex.module)
-    except _ImportTimeout:
+    except _ImportTimeout as exc:
+        if exc.args and exc.args[0] == signal.SIGALRM:
+            wall = WALL_FACTOR * limit
+            return f"{ex.relpath} takes more than {wall:g} s of wall-clock time to import (does it sleep?)"
         return f"{ex.relpath} takes more than {limit:g} s to import (an infinite loop?)"
     except SystemExit as exc:
         return f"{ex.relpath} calls sys.exit({exc.code!r}) while being imported"
@@ -343,7 +351,9 @@ def _import_check(config: pytest.Config, number: int) -> str:
         return f"{ex.relpath} does not import: {_one_line(exc, ex.relpath)}"
     finally:
         signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGPROF, previous)
+        signal.signal(signal.SIGALRM, previous_real)
         if capture is not None:
             capture.suspend_global_capture()
             with contextlib.suppress(Exception):

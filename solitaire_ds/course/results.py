@@ -115,8 +115,10 @@ class Limits:
     """What a submission may use: seconds per test, exercise and submission; bytes of memory and output.
 
     A test may use ``test_seconds`` of CPU time, or six times that of wall-clock time
-    (a loop that sleeps); an exercise ``exercise_seconds`` of wall-clock time; all the
-    exercises of one submission together ``submission_seconds``.
+    (a loop that sleeps); an exercise ``exercise_seconds`` of CPU time (and six times that,
+    plus half a minute, of wall-clock time); all the exercises of one submission together
+    ``submission_seconds`` of CPU time. CPU time is the same on a busy machine and an idle
+    one, so the grade is too.
     """
 
     test_seconds: float = 10.0

@@ -1,28 +1,25 @@
-"""The runner: a submission's contract tests, in separate and limited processes.
+"""The runner: a submission's contract tests, each exercise in a sandboxed child of its own.
 
 Invariant: the grader never imports a submission, and no exercise's code can touch
-another exercise's grade. Each exercise of each submission runs in a child process of its
-own (``python -m pytest <contract file> --impl <folder> -p <plugin>``) in a fresh empty
-directory, its own process group, and with limits on memory (``RLIMIT_AS``), on the size
-of every file it writes, stdout and stderr included (``RLIMIT_FSIZE``), on the CPU time of
-each test (an alarm in the plugin) and on the wall-clock time of the exercise (the whole
-process group is killed); a submission's exercises together get at most
-``Limits.submission_seconds``. Scores come only from the signed results file the plugin
-writes (:mod:`solitaire_ds.course.plugin`). When the child dies or is killed, its
-exercise scores 0 with a one-line reason; memory a runaway exercise kept, a signal handler
-it changed or a loop it left running dies with its process, so grading one exercise alone
-(``--exercise N``) gives the same score as grading all of them.
+another exercise's grade, another submission's, or the instructor's files. The submission
+is copied first (its regular files only); each exercise then runs in a child process of
+its own (:mod:`solitaire_ds.course.child`), inside a bubblewrap sandbox where there is one
+(:mod:`solitaire_ds.course.sandbox`), with a copy of the package in which the graded
+modules are skeletons. A file that reaches for code it does not hold scores 0 before it
+runs (:mod:`solitaire_ds.course.honesty`).
 
-The child never runs the checkout's own code: the package and the contract tests are read
-once per grading process and written afresh into each child's directory, which is first on
-its ``PYTHONPATH``. After each child the grader compares that copy with what it read, and
-the checkout with what it held when the child started: an exercise during which either
-changed is run once more, and scores 0 with the changed files named if they change again.
-So a submission that rewrites a contract test cannot change its own grade, nor anybody
-else's, unnoticed.
+Every limit that decides a score counts CPU time, so a busy machine gives the same grade
+as an idle one: each test (an alarm in the plugin), each exercise (``RLIMIT_CPU``) and a
+submission's exercises together (``Limits.submission_seconds``). Wall-clock limits, six
+times as long, are only a backstop for code that sleeps. When an exercise's child stops
+early (out of CPU time, killed, ``os._exit``), the tests that passed before keep their
+points and the test it stopped in is named; memory a runaway exercise kept, a signal
+handler it changed or a loop it left running dies with its process, so grading one
+exercise alone (``--exercise N``) gives the same score as grading all of them.
 
 The denominators come from the reference run: the tests collected with
-``--impl solitaire_ds``.
+``--impl solitaire_ds``. Graded code that is the same as the reference's or another
+submission's of the same run gets a note (:mod:`solitaire_ds.course.similarity`).
 """
 
 from __future__ import annotations
@@ -207,11 +204,12 @@ def _grade(
             else:
                 runnable.append(ex)
         forged = 0
+        cpu_used = 0.0  # the submission's budget is CPU time too: the same on a busy machine
         for ex in runnable:
             ids = reference.tests[ex.number]
-            left = limits.submission_seconds - (time.monotonic() - started)
+            left = limits.submission_seconds - cpu_used
             if left <= 0:
-                reason = f"not run: the submission used up its {limits.submission_seconds:g} s"
+                reason = f"not run: the submission used up its {limits.submission_seconds:g} s of CPU time"
                 results[ex.number] = ExerciseResult(ex, 0, len(ids), reason=reason)
                 continue
             if copy is not None:
@@ -228,9 +226,10 @@ def _grade(
                     sandbox=sandbox if isinstance(sandbox, Sandbox) else None, graded=graded_names_of(ex),
                 )
                 forged += run.forged
+                cpu_used += run.cpu
                 if not run.tampered:
                     break
-                left = limits.submission_seconds - (time.monotonic() - started)  # the retry has what is left
+                left = limits.submission_seconds - cpu_used  # the retry has what is left
             results[ex.number] = _result(ex, ids, run, limits)
     if forged:
         notes.append(f"ignored {forged} results lines not written by the grader")
@@ -352,11 +351,12 @@ def _result(ex: Exercise, ids: tuple[str, ...], run: Run, limits: Limits) -> Exe
         shown = ", ".join(run.tampered[:3]) + (" ..." if len(run.tampered) > 3 else "")
         reason = f"not graded: the grader's own files changed while this exercise ran ({shown})"
         return ExerciseResult(ex, 0, len(ids), reason=reason)
-    if ex.number not in run.begun():
+    reported = {e["id"] for e in run.events if e["e"] == "result"}
+    crashed = not all(i in reported for i in ids)
+    if ex.number not in run.begun() or (crashed and not run.last_test() and not reported):
         reason = run.crash_reason(limits, "before its tests started")
         return ExerciseResult(ex, 0, len(ids), reason=reason)
-    reported = {e["id"] for e in run.events if e["e"] == "result"}
-    return _tally(ex, ids, run, not all(i in reported for i in ids), limits)
+    return _tally(ex, ids, run, crashed, limits)
 
 
 def _suspicious(folder: Path, ex: Exercise) -> list[str]:
@@ -375,10 +375,13 @@ def _suspicious(folder: Path, ex: Exercise) -> list[str]:
 def _tally(
     ex: Exercise, ids: tuple[str, ...], run: Run, crashed: bool, limits: Limits
 ) -> ExerciseResult:
-    """Score exercise ``ex`` from the events of ``run``."""
+    """Score exercise ``ex`` from the events of ``run``.
+
+    A run cut short (out of CPU time, killed, stopped by ``os._exit``) keeps the points of
+    the tests that passed before it stopped; the test it stopped in fails with the reason,
+    and the tests it never reached count as failed.
+    """
     total = len(ids)
-    if crashed:
-        return ExerciseResult(ex, 0, total, reason=run.crash_reason(limits))
     for event in run.events:
         if event["e"] == "import_failed" and event["ex"] == ex.number:
             return ExerciseResult(ex, 0, total, reason=str(event["reason"]))
@@ -389,6 +392,9 @@ def _tally(
         for i in ids
         if i in outcome and not outcome[i]["ok"] and outcome[i].get("run", True)
     )
+    if crashed:
+        stopped = Failure(run.last_test() or "(the run)", run.crash_reason(limits))
+        failures = (stopped, *(f for f in failures if f.test != stopped.test))
     if not failures and passed < total:
         failures = (Failure("(not run)", "some tests did not run"),)
     return ExerciseResult(ex, passed, total, failures=failures[:5])
