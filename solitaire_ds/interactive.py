@@ -24,35 +24,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from solitaire_ds.games import GAMES, game_class
 from solitaire_ds.games.base import Game, Move
 
 __all__ = ["RULES", "InteractivePlayer", "interactive_player"]
 
 #: A one-paragraph summary of each game's rules, shown at the start and by ``h``.
-RULES: dict[str, str] = {
-    "idiots-delight": (
-        "Idiot's Delight: four piles; only the top card of each shows. If two showing cards "
-        "have the same rank, discard both ('pair'); if two have the same suit, discard the "
-        "lower one, aces low ('suit'). When neither is possible the game deals four more "
-        "cards, one on each pile, by itself (with --deal-any-time you may also 'deal' "
-        "whenever you like). Cards never move to an empty pile. You win when every card is "
-        "discarded."),
-    "aces-up": (
-        "Aces Up: four piles; only the top card of each shows; aces are high. Whenever two "
-        "showing cards share a suit, the lower ones are discarded by themselves. When a pile "
-        "is empty you may move the top card of another pile into it ('move FROM TO'; with "
-        "--aces-only only an ace). When you want no more moves, 'deal' four more cards; after "
-        "the last deal, 'end'. Your score is the number of cards discarded; you win when only "
-        "the four aces are left (score 48)."),
-}
-
-#: A move each game accepts, typed as text, for the help line.
-_EXAMPLES: dict[str, str] = {"idiots-delight": "pair 1 3", "aces-up": "move 2 4"}
+RULES: dict[str, str] = {name: game_class(name).summary for name in GAMES if game_class(name).summary}
 
 
 def _commands(game: Game) -> str:
     """Return the help line of commands, with a move ``game`` itself accepts as example."""
-    example = _EXAMPLES.get(game.name)
+    example = game.example_move
     typed = f"the move itself, like '{example}'" if example else "the move itself"
     return (f"Type the number of a move (or {typed}); "
             "h = help, u = undo your last move, q = quit.")
@@ -88,7 +71,7 @@ class InteractivePlayer:
             self.game, self.shown = game, 0
         if not self.greeted:
             self.greeted = True
-            self.write(RULES.get(game.name, game.title))
+            self.write(game.summary or game.title)
             self.write(_commands(game))
         while True:
             moves = game.legal_moves()
@@ -120,7 +103,7 @@ class InteractivePlayer:
         self.write("")
         self.write(game.board())
         numbered = [m for m in moves if m.kind != "quit"]
-        self.write("Moves: " + "   ".join(f"{n}) {_say(game, m)}"
+        self.write("Moves: " + "   ".join(f"{n}) {game.say(m)}"
                                           for n, m in enumerate(numbered, start=1)))
 
     def _understand(self, game: Game, moves: list[Move], answer: str) -> Move | str | None:
@@ -128,7 +111,7 @@ class InteractivePlayer:
         numbered = [m for m in moves if m.kind != "quit"]
         word = answer.lower()
         if word in ("h", "help", "?"):
-            self.write(RULES.get(game.name, game.title))
+            self.write(game.summary or game.title)
             self.write(_commands(game))
             return None
         if word in ("q", "quit"):
@@ -160,8 +143,7 @@ class InteractivePlayer:
             self.write(f"'{answer}' is not a move: type a number from 1 to {len(numbered)}, "
                        f"or h for help.")
             return None
-        if move.kind in ("pair", "suit"):
-            move = Move(move.kind, tuple(sorted(move.piles)))  # 'pair 3 1' is 'pair 1 3'
+        move = game.canonical(move)
         if move in moves:
             return move
         try:
@@ -170,22 +152,6 @@ class InteractivePlayer:
             self.write(f"'{answer}' is not allowed: {exc}.")
             return None
         raise AssertionError(f"{move} was played but not listed as legal")  # pragma: no cover
-
-
-def _say(game: Game, move: Move) -> str:
-    """Return the move in words a newcomer reads."""
-    if move.kind == "deal":
-        return "deal four cards"
-    if move.kind == "end":
-        return "end the game"
-    if move.kind in ("pair", "suit") and len(move.piles) == 2:
-        i, j = move.piles
-        return f"{move.kind} {i} {j}"
-    if move.kind == "move" and len(move.piles) == 2:
-        source, target = move.piles
-        card = game.piles[source - 1].peek()  # type: ignore[attr-defined]
-        return f"move {card.label} from pile {source} to {target}"
-    return str(move)
 
 
 def _undo(game: Game) -> bool:
@@ -199,14 +165,8 @@ def _undo(game: Game) -> bool:
         return False
     fresh = type(game)(game.deck, game.options, toolkit=game.toolkit, record=game.recording)
     remaining = iter(decisions[:-1])
-    while not fresh.is_over():
-        if fresh.needs_decision():
-            move = next(remaining, None)
-            if move is None:
-                break
-            fresh.play(move)
-        else:
-            fresh.advance()
+    for _ in fresh.steps(lambda _game: next(remaining, None)):
+        pass
     vars(game).clear()
     vars(game).update(vars(fresh))
     return True

@@ -78,23 +78,7 @@ def greedy_choice(game: Game) -> Move:
     >>> [str(m) for m in game.legal_moves()], str(greedy_choice(game))
     (['pair 1 2', 'suit 1 3', 'quit'], 'pair 1 2')
     """
-    moves = game.legal_moves()
-    if not moves:
-        raise ValueError(f"{game.title} does not wait for a decision now")
-    if game.name == "aces-up":
-        piles = game.piles  # type: ignore[attr-defined]
-        useful = [m for m in moves if m.kind == "move" and len(piles[m.piles[0] - 1]) > 1]
-        if useful:
-            def rank(move: Move) -> tuple[bool, int, tuple[int, ...]]:
-                pile = piles[move.piles[0] - 1]
-                return (pile.peek().rank != 1, -len(pile), move.piles)
-            return min(useful, key=rank)
-        return next(m for m in moves if m.kind in ("deal", "end"))
-    for kind in ("pair", "suit"):
-        for move in moves:
-            if move.kind == kind:
-                return move
-    return moves[0]
+    return game.greedy()
 
 
 def greedy_player(game_class: type[Game]) -> Choose:

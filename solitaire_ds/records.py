@@ -23,6 +23,12 @@ from solitaire_ds.cards import Deck, DeckError
 from solitaire_ds.games import GAMES, UnknownGame, game_class
 from solitaire_ds.games.base import Event, Game, IllegalMove, Move, OptionError
 from solitaire_ds.structures import DEFAULT_TOOLKIT, Toolkit
+from solitaire_ds.text import shown
+
+
+def _quoted(value: object) -> str:
+    """Return ``value`` as a message shows it: its ``repr``, cut to 200 characters."""
+    return shown(value, limit=200)
 
 __all__ = ["FORMAT", "Record", "RecordError", "play_record", "render_text", "replay"]
 
@@ -199,13 +205,7 @@ def play_record(
     >>> replay(record.to_json()).result == record.result
     True
     """
-    while not game.is_over():
-        if game.needs_decision():
-            if choose is None:
-                raise ValueError(f"{game.title} needs a player to make decisions")
-            game.play(choose(game))
-        else:
-            game.advance()
+    game.run(choose)
     return Record(game.name, game.deck, game.options.to_json(), list(game.events),
                   game.result(), player)
 
@@ -227,19 +227,14 @@ def _steps(record: Record, toolkit: Toolkit = DEFAULT_TOOLKIT) -> Iterator[tuple
     game = _new_game(record, toolkit)
     events = record.events
     yield game, _verified(game, events, 0)
-    while not game.is_over():
-        start = len(game.events)
-        if game.needs_decision():
-            game.play(_recorded_move(game, events, start))
-        else:
-            game.advance()
-        yield game, _verified(game, events, start)
+    for step in game.steps(lambda g: _recorded_move(g, events, len(g.events))):
+        yield game, _verified(game, events, len(game.events) - len(step))
     if len(events) > len(game.events):
         raise RecordError(f"event {len(game.events) + 1}: the game is over, "
                           f"but the record goes on")
     if not _same(record.result, game.result()):
-        raise RecordError(f"result: the record says {_short(record.result)}, the game gives "
-                          f"{_short(game.result())}{_where_different(record.result, game.result())}")
+        raise RecordError(f"result: the record says {_quoted(record.result)}, the game gives "
+                          f"{_quoted(game.result())}{_where_different(record.result, game.result())}")
 
 
 def _recorded_move(game: Game, events: list[Event], start: int) -> Move:
@@ -271,8 +266,8 @@ def _verified(game: Game, events: list[Event], start: int) -> list[Event]:
             raise RecordError(f"event {number}: the record ends early; the game goes on with "
                               f"{game.describe(event)!r}")
         if not _same(events[number - 1], event):
-            raise RecordError(f"event {number}: the record says {_short(events[number - 1])}, "
-                              f"but the rules give {_short(event)}"
+            raise RecordError(f"event {number}: the record says {_quoted(events[number - 1])}, "
+                              f"but the rules give {_quoted(event)}"
                               f"{_where_different(events[number - 1], event)}")
     return new
 
@@ -312,18 +307,12 @@ def _where_different(recorded: object, given: object) -> str:
         return ""
     for key in [*given, *(k for k in recorded if k not in given)]:
         if key not in recorded:
-            return f" (the record has no {_short(key)})"
+            return f" (the record has no {_quoted(key)})"
         if key not in given:
-            return f" (the record has an extra {_short(key)})"
+            return f" (the record has an extra {_quoted(key)})"
         if not _same(recorded[key], given[key]):
-            return f" (at {_short(key)}: {_short(recorded[key])}, not {_short(given[key])})"
+            return f" (at {_quoted(key)}: {_quoted(recorded[key])}, not {_quoted(given[key])})"
     return ""
-
-
-def _short(value: object, limit: int = 200) -> str:
-    """Return ``repr(value)`` cut to ``limit`` characters, so a message stays one short line."""
-    text = repr(value)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 def replay(data: object, toolkit: Toolkit = DEFAULT_TOOLKIT) -> Record:

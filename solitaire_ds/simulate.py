@@ -25,7 +25,6 @@ from typing import Any, TextIO, overload
 
 from solitaire_ds.cards import Deck, DeckError
 from solitaire_ds.games import game_class
-from solitaire_ds.games.base import Game
 
 __all__ = [
     "DealSource",
@@ -159,10 +158,6 @@ def read_decks(path: Path) -> list[DealSource]:
     return sources
 
 
-#: Makes a player's choose function for a game class (None for games without decisions).
-PlayerFactory = Callable[[type[Game]], Callable[[Game], Any]]
-
-
 @dataclass(frozen=True)
 class SimulationRun:
     """What every deal of a run shares: the game, its options and the player."""
@@ -175,18 +170,12 @@ class SimulationRun:
         """Play one deal without recording events; return its labelled result."""
         cls = game_class(self.game)
         game = cls(source.make_deck(), cls.options_type.from_json(self.options), record=False)
+        choose = None
         if cls.has_decisions:
             from solitaire_ds.players import make_player
 
             choose = make_player(self.player or "greedy", cls)
-            while not game.is_over():
-                if game.needs_decision():
-                    game.play(choose(game))
-                else:
-                    game.advance()
-        else:
-            game.run()
-        return {**source.label(), **game.result()}
+        return {**source.label(), **game.run(choose)}
 
     def play_chunk(self, chunk: Sequence[DealSource]) -> list[dict[str, Any]]:
         """Play several deals (the unit of work a worker process takes)."""

@@ -36,6 +36,7 @@ __all__ = [
     "Rank",
     "Suit",
     "fisher_yates",
+    "labels",
 ]
 
 T = TypeVar("T")
@@ -205,6 +206,17 @@ for _i, (_suit, _rank) in enumerate((s, r) for s in Suit for r in Rank):
 
 #: Every rank, ace to king: the ranks of a full deck.
 FULL_RANKS: tuple[Rank, ...] = tuple(Rank)
+
+
+def labels(codes: Iterable[str]) -> str:
+    """Return card codes as the labels people read, separated by spaces.
+
+    Runtime complexity: O(n) for n codes.
+
+    >>> labels(["AS", "TH"])
+    'A♠ 10♥'
+    """
+    return " ".join(Card.parse(code).label for code in codes)
 
 
 def fisher_yates(items: list[T], rng: random.Random) -> None:

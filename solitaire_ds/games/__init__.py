@@ -37,12 +37,7 @@ def game_class(name: str) -> type[Game]:
     """
     if name not in GAMES:
         raise UnknownGame(f"unknown game {name!r} (choose from {', '.join(sorted(GAMES))})")
-    default_module, class_name = GAMES[name].split(":")
-    try:
-        cls: type[Game] = getattr(import_module(default_module), class_name)
-    except ModuleNotFoundError as exc:
-        if exc.name != default_module:
-            raise
-        raise UnknownGame(f"game {name!r} is not available yet") from None
+    module, class_name = GAMES[name].split(":")
+    cls: type[Game] = getattr(import_module(module), class_name)
     assert issubclass(cls, Game)
     return cls

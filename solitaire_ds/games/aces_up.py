@@ -37,10 +37,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from solitaire_ds.cards import Card, Deck, Rank
-from solitaire_ds.games.base import Event, Game, GameOptions, IllegalMove, Move, pile_line
+from solitaire_ds.cards import Card, Deck, Rank, labels  # noqa: F401 (the doctests deal a Deck)
+from solitaire_ds.games.base import Event, FourPileGame, GameOptions, IllegalMove, Move, pile_line
 from solitaire_ds.stats import format_interval, format_rate, mean_interval
-from solitaire_ds.structures import DEFAULT_TOOLKIT, Queue, Stack, Toolkit
+from solitaire_ds.structures import Queue, Stack
 
 __all__ = ["AcesUp", "AcesUpOptions", "high_rank"]
 
@@ -71,7 +71,7 @@ class AcesUpOptions(GameOptions):
         "help": "only an ace may be moved into an empty pile (the harder variant)"})
 
 
-class AcesUp(Game):
+class AcesUp(FourPileGame):
     """One deal of Aces Up: deals and discards by :meth:`advance`, choices by :meth:`play`.
 
     Looking:
@@ -90,32 +90,17 @@ class AcesUp(Game):
     title: ClassVar[str] = "Aces Up"
     options_type: ClassVar[type[GameOptions]] = AcesUpOptions
     has_decisions: ClassVar[bool] = True
+    summary: ClassVar[str] = (
+        "Aces Up: four piles; only the top card of each shows; aces are high. Whenever two "
+        "showing cards share a suit, the lower ones are discarded by themselves. When a pile "
+        "is empty you may move the top card of another pile into it ('move FROM TO'; with "
+        "--aces-only only an ace). When you want no more moves, 'deal' four more cards; after "
+        "the last deal, 'end'. Your score is the number of cards discarded; you win when only "
+        "the four aces are left (score 48).")
+    example_move: ClassVar[str] = "move 2 4"
     options: AcesUpOptions
 
-    def __init__(
-        self,
-        deck: Deck,
-        options: GameOptions | None = None,
-        *,
-        toolkit: Toolkit = DEFAULT_TOOLKIT,
-        record: bool = True,
-    ) -> None:
-        super().__init__(deck, options, toolkit=toolkit, record=record)
-        self.options.validate()
-        self.piles: list[Pile] = [toolkit.stack() for _ in range(NUM_PILES)]
-        self.stock: Stock = toolkit.queue(deck)
-        self.deals = 0
-        self.discarded = 0
-        self.over = False
-
     # -- looking ------------------------------------------------------------------------
-
-    def is_over(self) -> bool:
-        return self.over
-
-    def cards_left(self) -> int:
-        """Return how many cards are not discarded (on the piles or in the stock)."""
-        return len(self.deck) - self.discarded
 
     def needs_decision(self) -> bool:
         """Return True when some card may be moved into an empty pile.
@@ -188,7 +173,7 @@ class AcesUp(Game):
                 self._deal(chosen=True)
             else:
                 self.emit({"type": move.kind})
-                self._end()
+                self.end()
             return
         if move.kind != "move":
             raise IllegalMove(f"unknown move {str(move)!r} (moves: move I J, deal, end, quit)")
@@ -239,19 +224,11 @@ class AcesUp(Game):
         if self.stock:
             self._deal(chosen=False)
         else:
-            self._end()
+            self.end()
 
     def _deal(self, *, chosen: bool) -> None:
         """Deal one card onto each pile, left to right, then discard."""
-        dealt = [self.stock.dequeue() for _ in range(NUM_PILES)]
-        for pile, card in zip(self.piles, dealt, strict=True):
-            pile.push(card)
-        self.deals += 1
-        if self.recording:
-            event: Event = {"type": "deal", "deal": self.deals, "cards": [c.code for c in dealt]}
-            if chosen:
-                event["by"] = "player"
-            self.emit(event)
+        self.deal_four(chosen=chosen)
         self._discard()
 
     def _discard(self) -> None:
@@ -275,10 +252,6 @@ class AcesUp(Game):
                            "piles": [n + 1 for n in lower]})
         # END SOLUTION
 
-    def _end(self) -> None:
-        self.over = True
-        self.emit({"type": "result", **self.result()})
-
     # -- describing ---------------------------------------------------------------------
 
     def decision(self, event: Event) -> Move | None:
@@ -299,15 +272,37 @@ class AcesUp(Game):
             return Move(kind)
         return None
 
+    # -- for a player -----------------------------------------------------------------
+
+    def say(self, move: Move) -> str:
+        """Return ``move`` in words a newcomer reads: ``move 7♣ from pile 2 to 4``."""
+        if move.kind == "move" and len(move.piles) == 2:
+            source, target = move.piles
+            return f"move {self.piles[source - 1].peek().label} from pile {source} to {target}"
+        return {"deal": "deal four cards", "end": "end the game"}.get(move.kind, str(move))
+
+    def greedy(self) -> Move:
+        """Return the move a greedy player makes: an ace into a gap first, else the card
+        from the tallest pile (leftmost on ties), but never a pile's last card; else deal.
+        """
+        moves = self.legal_moves()
+        useful = [m for m in moves if m.kind == "move" and len(self.piles[m.piles[0] - 1]) > 1]
+        if useful:
+            def rank(move: Move) -> tuple[bool, int, tuple[int, ...]]:
+                pile = self.piles[move.piles[0] - 1]
+                return (pile.peek().rank != 1, -len(pile), move.piles)
+            return min(useful, key=rank)
+        return next((m for m in moves if m.kind in ("deal", "end")), super().greedy())
+
     def describe(self, event: Event) -> str:
         kind = event["type"]
         if kind == "deal":
             who = "you deal" if event.get("by") == "player" else "deal"
-            return f"{who} {event['deal']}: {_labels(event['cards'])}"
+            return f"{who} {event['deal']}: {labels(event['cards'])}"
         if kind == "discard":
-            return f"discard {_labels(event['cards'])} (lower than a showing card of its suit)"
+            return f"discard {labels(event['cards'])} (lower than a showing card of its suit)"
         if kind == "move":
-            return (f"move {_labels([event['card']])} from pile {event['from']} "
+            return (f"move {labels([event['card']])} from pile {event['from']} "
                     f"to empty pile {event['to']}")
         if kind == "end":
             return "end: no more moves"
@@ -334,5 +329,3 @@ class AcesUp(Game):
                 f"scores (score: deals): {every} ({n} deal{'' if n == 1 else 's'})"]
 
 
-def _labels(codes: list[str]) -> str:
-    return " ".join(Card.parse(code).label for code in codes)

@@ -24,16 +24,16 @@ from typing import Any, ClassVar
 
 from solitaire_ds.cards import Card, Deck
 from solitaire_ds.stats import format_rate
-from solitaire_ds.structures import DEFAULT_TOOLKIT, Stack, Toolkit
+from solitaire_ds.structures import DEFAULT_TOOLKIT, Queue, Stack, Toolkit
 
 __all__ = [
     "Event",
+    "FourPileGame",
     "Game",
     "GameOptions",
     "IllegalMove",
     "Move",
     "OptionError",
-    "drive",
     "pile_line",
 ]
 
@@ -114,7 +114,11 @@ class Game(ABC):
         :meth:`is_over`, :meth:`needs_decision`, :meth:`legal_moves`, :meth:`result`,
         :meth:`board`, :attr:`events`.
     Acting:
-        :meth:`play` (a decision), :meth:`advance` (the next forced step).
+        :meth:`play` (a decision), :meth:`advance` (the next forced step), and
+        :meth:`steps` / :meth:`run`, the one loop that plays a game to its end.
+    Setting up:
+        a game builds its state in :meth:`set_up`, from the structures of its toolkit;
+        ``__init__`` (here, once for every game) checks the options first.
     Describing:
         :meth:`describe` (one event as a line of text), :meth:`decision` (the move an
         event records, for replay).
@@ -128,6 +132,10 @@ class Game(ABC):
     options_type: ClassVar[type[GameOptions]]
     #: Whether a player makes decisions (False: the game plays itself).
     has_decisions: ClassVar[bool] = False
+    #: The rules in one paragraph, for a person playing at the terminal.
+    summary: ClassVar[str] = ""
+    #: A move typed as text, for the terminal's help line (``"pair 1 3"``).
+    example_move: ClassVar[str] = ""
 
     def __init__(
         self,
@@ -141,9 +149,15 @@ class Game(ABC):
         self.options = options if options is not None else self.options_type()
         if not isinstance(self.options, self.options_type):
             raise OptionError(f"{self.name} takes {self.options_type.__name__}")
+        self.options.validate()
         self.toolkit = toolkit
         self.recording = record
         self.events: list[Event] = []
+        self.set_up(deck, toolkit)
+
+    @abstractmethod
+    def set_up(self, deck: Deck, toolkit: Toolkit) -> None:
+        """Build the game's piles and stock from ``toolkit``'s structures and deal ``deck``."""
 
     # -- looking ----------------------------------------------------------------------
 
@@ -178,10 +192,40 @@ class Game(ABC):
         raise IllegalMove("the game is waiting for a decision" if not self.is_over()
                           else "the game is over")
 
-    def run(self) -> dict[str, Any]:
-        """Play a game without decisions to the end and return its result."""
+    def steps(self, choose: Callable[[Game], Move | None] | None = None) -> Iterator[list[Event]]:
+        """Play to the end, one step at a time; yield the events of each step.
+
+        A step is one decision, which ``choose(game)`` makes, or one forced step
+        (:meth:`advance`). The game stops early when ``choose`` returns None; a game that
+        needs a decision when there is no ``choose`` raises ValueError.
+
+        Runtime complexity: O(number of steps) calls of the game's own methods.
+
+        >>> from solitaire_ds.games.perpetual_motion import PerpetualMotion
+        >>> steps = list(PerpetualMotion(Deck.shuffled(3)).steps())
+        >>> steps[0][0]["type"], steps[-1][-1]["type"]
+        ('deal', 'result')
+        """
         while not self.is_over():
-            self.advance()
+            start = len(self.events)
+            if self.needs_decision():
+                if choose is None:
+                    raise ValueError(f"{self.title} needs a player to make decisions")
+                move = choose(self)
+                if move is None:
+                    return
+                self.play(move)
+            else:
+                self.advance()
+            yield self.events[start:]
+
+    def run(self, choose: Callable[[Game], Move] | None = None) -> dict[str, Any]:
+        """Play to the end (asking ``choose`` for each decision) and return the result.
+
+        Runtime complexity: that of :meth:`steps`.
+        """
+        for _ in self.steps(choose):
+            pass
         return self.result()
 
     # -- describing ---------------------------------------------------------------------
@@ -200,6 +244,24 @@ class Game(ABC):
         fields = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")
         return f"{event['type']}: {fields}"
 
+    def say(self, move: Move) -> str:
+        """Return ``move`` in words a newcomer reads (a game with decisions says more)."""
+        return str(move)
+
+    def canonical(self, move: Move) -> Move:
+        """Return ``move`` written the one way :meth:`legal_moves` writes it."""
+        return move
+
+    def greedy(self) -> Move:
+        """Return the move a greedy player makes now: the first legal one, unless a game says better.
+
+        Raise ValueError when the game does not wait for a decision.
+        """
+        moves = self.legal_moves()
+        if not moves:
+            raise ValueError(f"{self.title} does not wait for a decision now")
+        return moves[0]
+
     def show_board_after(self, events: Sequence[Event]) -> bool:
         """Say whether a readable record draws the board after this step's events."""
         return True
@@ -213,15 +275,54 @@ class Game(ABC):
         return [f"won: {format_rate(wins, len(results))}"]
 
 
-def drive(game: Game, choose: Callable[[Game], Move]) -> Iterator[list[Event]]:
-    """Run ``game`` to its end, asking ``choose`` for each decision; yield each step's events."""
-    while not game.is_over():
-        start = len(game.events)
-        if game.needs_decision():
-            game.play(choose(game))
-        else:
-            game.advance()
-        yield game.events[start:]
+class FourPileGame(Game):
+    """The table Perpetual Motion, Idiot's Delight and Aces Up share: four piles and a stock.
+
+    Each pile is a Stack whose top card alone is in play; the stock is a Queue whose front
+    card is dealt first, one card onto each pile, left to right. The game counts its deals
+    and its discarded cards, and is over once :meth:`end` has recorded the result.
+    """
+
+    def set_up(self, deck: Deck, toolkit: Toolkit) -> None:
+        """Build the four piles and the stock from ``toolkit``'s structures."""
+        self.piles: list[Stack[Card]] = [toolkit.stack() for _ in range(4)]
+        self.stock: Queue[Card] = toolkit.queue(deck)
+        self.deals = 0
+        self.discarded = 0
+        self.over = False
+
+    def is_over(self) -> bool:
+        return self.over
+
+    def cards_left(self) -> int:
+        """Return how many cards are not discarded (on the piles or in the stock).
+
+        Runtime complexity: O(1).
+        """
+        return len(self.deck) - self.discarded
+
+    def deal_four(self, *, chosen: bool = False) -> list[Card]:
+        """Deal one card from the stock onto each pile, left to right; record it and return them.
+
+        ``chosen``: a player asked for this deal (the event says ``"by": "player"``).
+
+        Runtime complexity: O(1) amortized.
+        """
+        dealt = [self.stock.dequeue() for _ in self.piles]
+        for pile, card in zip(self.piles, dealt, strict=True):
+            pile.push(card)
+        self.deals += 1
+        if self.recording:
+            event: Event = {"type": "deal", "deal": self.deals, "cards": [c.code for c in dealt]}
+            if chosen:
+                event["by"] = "player"
+            self.emit(event)
+        return dealt
+
+    def end(self) -> None:
+        """End the game and record its result."""
+        self.over = True
+        self.emit({"type": "result", **self.result()})
 
 
 def pile_line(label: str, pile: Stack[Card], *, empty: str = "·") -> str:

@@ -37,10 +37,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from solitaire_ds.cards import Card, Deck
-from solitaire_ds.games.base import Event, Game, GameOptions, IllegalMove, Move, pile_line
+from solitaire_ds.cards import Card, Deck, labels  # noqa: F401 (the doctests deal a Deck)
+from solitaire_ds.games.base import Event, FourPileGame, GameOptions, IllegalMove, Move, pile_line
 from solitaire_ds.stats import format_interval, format_rate, mean_interval
-from solitaire_ds.structures import DEFAULT_TOOLKIT, Queue, Stack, Toolkit
+from solitaire_ds.structures import Queue, Stack
 
 __all__ = ["MOVE_KINDS", "IdiotsDelight", "IdiotsDelightOptions"]
 
@@ -70,7 +70,7 @@ class IdiotsDelightOptions(GameOptions):
         "help": "let the player deal whenever the stock is not empty (Drake's program)"})
 
 
-class IdiotsDelight(Game):
+class IdiotsDelight(FourPileGame):
     """One deal of Idiot's Delight: forced deals by :meth:`advance`, choices by :meth:`play`.
 
     Looking:
@@ -92,32 +92,17 @@ class IdiotsDelight(Game):
     title: ClassVar[str] = "Idiot's Delight"
     options_type: ClassVar[type[GameOptions]] = IdiotsDelightOptions
     has_decisions: ClassVar[bool] = True
+    summary: ClassVar[str] = (
+        "Idiot's Delight: four piles; only the top card of each shows. If two showing cards "
+        "have the same rank, discard both ('pair'); if two have the same suit, discard the "
+        "lower one, aces low ('suit'). When neither is possible the game deals four more "
+        "cards, one on each pile, by itself (with --deal-any-time you may also 'deal' "
+        "whenever you like). Cards never move to an empty pile. You win when every card is "
+        "discarded.")
+    example_move: ClassVar[str] = "pair 1 3"
     options: IdiotsDelightOptions
 
-    def __init__(
-        self,
-        deck: Deck,
-        options: GameOptions | None = None,
-        *,
-        toolkit: Toolkit = DEFAULT_TOOLKIT,
-        record: bool = True,
-    ) -> None:
-        super().__init__(deck, options, toolkit=toolkit, record=record)
-        self.options.validate()
-        self.piles: list[Pile] = [toolkit.stack() for _ in range(NUM_PILES)]
-        self.stock: Stock = toolkit.queue(deck)
-        self.deals = 0
-        self.discarded = 0
-        self.over = False
-
     # -- looking ------------------------------------------------------------------------
-
-    def is_over(self) -> bool:
-        return self.over
-
-    def cards_left(self) -> int:
-        """Return how many cards are not yet discarded (on the piles or in the stock)."""
-        return len(self.deck) - self.discarded
 
     def tops(self) -> list[Card | None]:
         """Return the showing card of each pile, None for an empty pile.
@@ -194,7 +179,7 @@ class IdiotsDelight(Game):
             raise IllegalMove(self._why_no_move())
         if move.kind == "quit" and not move.piles:
             self.emit({"type": "quit"})
-            self._end()
+            self.end()
             return
         if move.kind == "deal" and not move.piles:
             if not self.options.deal_any_time:
@@ -202,7 +187,7 @@ class IdiotsDelight(Game):
                                   "(--deal-any-time allows it)")
             if not self.stock:
                 raise IllegalMove("the stock is empty")
-            self._deal(chosen=True)
+            self.deal_four(chosen=True)
             return
         if move.kind not in ("pair", "suit"):
             raise IllegalMove(f"unknown move {str(move)!r} (moves: pair I J, suit I J, deal, quit)")
@@ -260,25 +245,9 @@ class IdiotsDelight(Game):
         if self.over or self.needs_decision():
             super().advance()
         if self.stock:
-            self._deal(chosen=False)
+            self.deal_four(chosen=False)
         else:
-            self._end()
-
-    def _deal(self, *, chosen: bool) -> None:
-        """Deal one card onto each pile, left to right; a player's deal says so."""
-        dealt = [self.stock.dequeue() for _ in range(NUM_PILES)]
-        for pile, card in zip(self.piles, dealt, strict=True):
-            pile.push(card)
-        self.deals += 1
-        if self.recording:
-            event: Event = {"type": "deal", "deal": self.deals, "cards": [c.code for c in dealt]}
-            if chosen:
-                event["by"] = "player"
-            self.emit(event)
-
-    def _end(self) -> None:
-        self.over = True
-        self.emit({"type": "result", **self.result()})
+            self.end()
 
     # -- describing ---------------------------------------------------------------------
 
@@ -300,18 +269,40 @@ class IdiotsDelight(Game):
             return Move("quit")
         return None
 
+    # -- for a player -----------------------------------------------------------------
+
+    def say(self, move: Move) -> str:
+        """Return ``move`` in words a newcomer reads."""
+        words = {"deal": "deal four cards", "end": "end the game"}
+        return words.get(move.kind, str(move))
+
+    def canonical(self, move: Move) -> Move:
+        """Return ``move`` with its two piles in order: ``pair 3 1`` is ``pair 1 3``."""
+        if move.kind in ("pair", "suit"):
+            return Move(move.kind, tuple(sorted(move.piles)))
+        return move
+
+    def greedy(self) -> Move:
+        """Return the first pair if there is one, else the first suit removal, else a deal."""
+        moves = self.legal_moves()
+        for kind in ("pair", "suit"):
+            for move in moves:
+                if move.kind == kind:
+                    return move
+        return super().greedy()
+
     def describe(self, event: Event) -> str:
         kind = event["type"]
         if kind == "deal":
             who = "you deal" if event.get("by") == "player" else "deal"
-            return f"{who} {event['deal']}: {_labels(event['cards'])}"
+            return f"{who} {event['deal']}: {labels(event['cards'])}"
         if kind == "pair":
             i, j = event["piles"]
-            return f"pair {i} {j}: discard {_labels(event['cards'])}"
+            return f"pair {i} {j}: discard {labels(event['cards'])}"
         if kind == "suit":
             i, j = event["piles"]
-            return (f"suit {i} {j}: discard {_labels([event['discard']])} "
-                    f"(lower than {_labels([event['keep']])})")
+            return (f"suit {i} {j}: discard {labels([event['discard']])} "
+                    f"(lower than {labels([event['keep']])})")
         if kind == "quit":
             return "quit: the player gives up"
         if kind == "result":
@@ -333,5 +324,3 @@ class IdiotsDelight(Game):
                 f"cards left: mean {mean:.2f} ({format_interval(lo, hi)})"]
 
 
-def _labels(codes: list[str]) -> str:
-    return " ".join(Card.parse(code).label for code in codes)

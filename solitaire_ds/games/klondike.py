@@ -59,10 +59,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, NamedTuple
 
-from solitaire_ds.cards import Card, Deck, Rank, Suit
+from solitaire_ds.cards import Card, Deck, Rank, Suit, labels
 from solitaire_ds.games.base import Event, Game, GameOptions
 from solitaire_ds.stats import format_interval, format_rate, mean_interval
-from solitaire_ds.structures import DEFAULT_TOOLKIT, Queue, Stack, Toolkit
+from solitaire_ds.structures import Queue, Stack, Toolkit
 
 __all__ = ["MAX_STEPS", "PAYOUT", "STAKE", "Klondike", "KlondikeOptions", "dollars"]
 
@@ -156,20 +156,12 @@ class Klondike(Game):
     title: ClassVar[str] = "Klondike"
     options_type: ClassVar[type[GameOptions]] = KlondikeOptions
 
-    def __init__(
-        self,
-        deck: Deck,
-        options: GameOptions | None = None,
-        *,
-        toolkit: Toolkit = DEFAULT_TOOLKIT,
-        record: bool = True,
-    ) -> None:
+    def set_up(self, deck: Deck, toolkit: Toolkit) -> None:
         """Deal ``deck`` (all 52 cards; raise ValueError otherwise) and record the deal.
 
         >>> Klondike(Deck.shuffled(1)).board().splitlines()[3]
         'pile 1: J♠'
         """
-        super().__init__(deck, options, toolkit=toolkit, record=record)
         if len(deck) != DECK_SIZE:
             raise ValueError(f"Klondike needs all 52 cards, not a deck of {len(deck)}")
         self.face_down: list[Pile] = [toolkit.stack() for _ in range(NUM_PILES)]
@@ -282,19 +274,6 @@ class Klondike(Game):
             self._turn("rule 4")
         else:
             self._finish()
-
-    def run(self) -> dict[str, Any]:
-        """Play the game to its end and return its result (the loop of :meth:`advance`).
-
-        Runtime complexity: O(MAX_STEPS) steps.
-
-        >>> Klondike(Deck.standard()).run()["to_foundation"]
-        28
-        """
-        advance = self.advance
-        while not self._over:
-            advance()
-        return self.result()
 
     def _choose_move(self) -> _Move | None:
         """Return the move rules 1-3 choose now, in priority order; None leaves rule 4.
@@ -485,10 +464,10 @@ class Klondike(Game):
         if kind == "turn":
             why = {"start": "to begin", "rule 4": "(rule 4: no move)",
                    "waste empty": "(the waste is empty)"}.get(event["reason"], event["reason"])
-            return (f"turn {_labels([event['card']])} from the stock onto the waste {why}; "
+            return (f"turn {labels([event['card']])} from the stock onto the waste {why}; "
                     f"{event['stock_left']} left in the stock")
         if kind == "turn_up":
-            return f"turn up {_labels([event['card']])} on pile {event['pile']}"
+            return f"turn up {labels([event['card']])} on pile {event['pile']}"
         if kind == "move":
             where = "from the waste" if event["from"] == "waste" else f"from {event['from']}"
             to = event["to"]
@@ -498,7 +477,7 @@ class Klondike(Game):
                 onto = f"into the empty {to}"
             else:
                 onto = f"onto {to}"
-            return f"rule {event['rule']}: {_labels(event['cards'])} {where} {onto}"
+            return f"rule {event['rule']}: {labels(event['cards'])} {where} {onto}"
         if kind == "result":
             money = (f"paid ${STAKE}, won ${PAYOUT * event['to_foundation']} for "
                      f"{event['to_foundation']} cards: net {dollars(event['net'])}")
@@ -547,5 +526,3 @@ class Klondike(Game):
         return lines
 
 
-def _labels(codes: list[str]) -> str:
-    return " ".join(Card.parse(code).label for code in codes)

@@ -27,10 +27,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from solitaire_ds.cards import Card, Deck, Rank
-from solitaire_ds.games.base import Event, Game, GameOptions, OptionError, pile_line
+from solitaire_ds.cards import Card, Deck, Rank, labels
+from solitaire_ds.games.base import Event, FourPileGame, GameOptions, OptionError, pile_line
 from solitaire_ds.stats import distribution, format_interval, format_rate, mean_interval
-from solitaire_ds.structures import DEFAULT_TOOLKIT, Queue, Stack, Toolkit
+from solitaire_ds.structures import Queue, Stack, Toolkit
 
 __all__ = ["GATHER_READINGS", "PerpetualMotion", "PerpetualMotionOptions"]
 
@@ -69,7 +69,7 @@ class PerpetualMotionOptions(GameOptions):
             )
 
 
-class PerpetualMotion(Game):
+class PerpetualMotion(FourPileGame):
     """One deal of Perpetual Motion, played to its end by :meth:`advance` or :meth:`run`.
 
     >>> game = PerpetualMotion(Deck.shuffled(3))
@@ -85,21 +85,10 @@ class PerpetualMotion(Game):
     options_type: ClassVar[type[GameOptions]] = PerpetualMotionOptions
     options: PerpetualMotionOptions
 
-    def __init__(
-        self,
-        deck: Deck,
-        options: GameOptions | None = None,
-        *,
-        toolkit: Toolkit = DEFAULT_TOOLKIT,
-        record: bool = True,
-    ) -> None:
-        super().__init__(deck, options, toolkit=toolkit, record=record)
-        self.options.validate()
-        self.piles: list[Pile] = [toolkit.stack() for _ in range(NUM_PILES)]
-        self.stock: Stock = toolkit.queue(deck)
+    def set_up(self, deck: Deck, toolkit: Toolkit) -> None:
+        """Build the piles and the stock (see :class:`FourPileGame`); start round 1."""
+        super().set_up(deck, toolkit)
         self.round = 1
-        self.deals = 0
-        self.discarded = 0
         self.won: bool | None = None  # None while the game goes on
         self.cycle_length: int | None = None
         self._first_round_of: dict[tuple[Card, ...], int] = {tuple(deck): 1}
@@ -108,10 +97,6 @@ class PerpetualMotion(Game):
 
     def is_over(self) -> bool:
         return self.won is not None
-
-    def cards_left(self) -> int:
-        """Return how many cards are not yet discarded."""
-        return len(self.deck) - self.discarded
 
     def result(self) -> dict[str, Any]:
         return {
@@ -245,17 +230,17 @@ class PerpetualMotion(Game):
     def describe(self, event: Event) -> str:
         kind = event["type"]
         if kind == "deal":
-            return f"deal {event['deal']}: {_labels(event['cards'])}"
+            return f"deal {event['deal']}: {labels(event['cards'])}"
         if kind == "discard":
             rank = Card.parse(event["cards"][0]).rank.label
-            return f"discard the four {rank}s: {_labels(event['cards'])}"
+            return f"discard the four {rank}s: {labels(event['cards'])}"
         if kind == "move":
-            return f"move {_labels([event['card']])} from pile {event['from']} to pile {event['to']}"
+            return f"move {labels([event['card']])} from pile {event['from']} to pile {event['to']}"
         if kind == "round_end":
             return f"end of round {event['round']}: {event['cards_left']} cards left"
         if kind == "gather":
             return (f"gather ({event['reading']}): round {event['round']} deals "
-                    f"{_labels(event['stock'])}")
+                    f"{labels(event['stock'])}")
         if kind == "result":
             if event["won"]:
                 return f"won in {event['rounds']} rounds ({event['deals']} deals)"
@@ -310,5 +295,3 @@ def _lengths(cycles: Sequence[int], shown: int = _SHOWN_LENGTHS) -> str:
     return f"{', '.join(parts)} ({len(cycles)} deal{'' if len(cycles) == 1 else 's'})"
 
 
-def _labels(codes: list[str]) -> str:
-    return " ".join(Card.parse(code).label for code in codes)
