@@ -21,7 +21,6 @@ from solitaire_ds.games.idiots_delight import IdiotsDelight, IdiotsDelightOption
 from solitaire_ds.players import greedy_choice
 from solitaire_ds.records import play_record, replay
 from solitaire_ds.solver import (
-    _RANK,
     AcesUpModel,
     IdiotsDelightModel,
     Solution,
@@ -31,6 +30,7 @@ from solitaire_ds.solver import (
     model_for,
     search,
 )
+from solitaire_ds.solver_models import _RANK
 
 A_TO_3 = [Rank.ACE, Rank.TWO, Rank.THREE]
 A_TO_4 = [*A_TO_3, Rank.FOUR]
