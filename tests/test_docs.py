@@ -235,7 +235,7 @@ def test_a_method_without_a_complexity_line_gets_a_row_that_says_so(monkeypatch:
             """Move the front item to the back."""
             self.enqueue(self.dequeue())
 
-    monkeypatch.setattr(docgen, "_structure", lambda name: Odd)
+    monkeypatch.setattr(docgen.structures, "_structure", lambda name: Odd)
     table = docgen.complexity("Odd")
     assert "| `rotate()` | Move the front item to the back. | *not stated in the docstring* |" in table
     assert "| `enqueue(item)` |" in table and "*(inherited)*" in table
@@ -250,12 +250,6 @@ def test_the_sample_record_is_the_one_the_play_command_prints() -> None:
     full = render_text(play_record(PerpetualMotion(Deck.shuffled(1))))
     assert "\n".join("    " + line for line in full.splitlines()) in text
     assert "**deal**" in text and "**gather**" in text
-
-
-def test_a_game_that_has_not_landed_gets_a_coming_note(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(docgen, "_game_class", lambda name: None)
-    assert 'Coming with issue 5' in docgen.record("klondike")
-    assert 'Coming with issue 4' in docgen.game_rules("aces-up")
 
 
 def test_the_stored_statistics_render_with_intervals() -> None:
@@ -399,7 +393,7 @@ def test_every_public_module_has_its_place_on_the_api_page() -> None:
 
 def test_a_public_module_left_out_of_the_sections_is_still_documented(monkeypatch: pytest.MonkeyPatch) -> None:
     sections = [(title, [n for n in names if n != "solitaire_ds.interactive"]) for title, names in docgen.API_SECTIONS]
-    monkeypatch.setattr(docgen, "API_SECTIONS", sections)
+    monkeypatch.setattr(docgen.reference, "API_SECTIONS", sections)
     listed = [name for _, names in sections for name in names]
     assert docgen.undocumented(listed) == ["solitaire_ds.interactive"]
     assert "## Other modules\n\n::: solitaire_ds.interactive" in docgen.api()
@@ -453,7 +447,7 @@ def _run(options: list[str], player: str | None, games: int, won: int, **hists: 
 
 
 def _stored(monkeypatch: pytest.MonkeyPatch, game: str, runs: list[dict[str, object]]) -> None:
-    monkeypatch.setattr(docgen, "_load", lambda name: {"game": game, "runs": runs} if game in name else None)
+    monkeypatch.setattr(docgen.statistics, "_load", lambda name: {"game": game, "runs": runs} if game in name else None)
 
 
 def test_a_planned_run_missing_from_the_data_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -508,7 +502,7 @@ def test_every_plot_series_carries_its_deal_count(monkeypatch: pytest.MonkeyPatc
 def test_the_benchmark_summary_is_computed_from_the_stored_rows(monkeypatch: pytest.MonkeyPatch) -> None:
     rows = [{"name": "ArrayStack", "kind": "array", "baseline": "list", "ops": ops, "ns_per_op": ns,
              "baseline_ns_per_op": 20.0, "ratio": ns / 20.0} for ops, ns in ((1000, 60.0), (10000, 90.0))]
-    monkeypatch.setattr(docgen, "_load", lambda name: {"rows": rows})
+    monkeypatch.setattr(docgen.structures, "_load", lambda name: {"rows": rows})
     text = docgen.bench_summary()
     assert "from 3.0× (`ArrayStack`) to 4.5× (`ArrayStack`)" in text
     assert "took from 15.0×" in text and "0 of the 1 classes met both targets" in text

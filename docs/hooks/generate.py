@@ -1,7 +1,7 @@
 """mkdocs hook: expand the ``<!-- gen: ... -->`` directives of every page from the real code.
 
-See ``docgen.py`` next to this file for the generators. mkdocs puts this folder on
-``sys.path`` while it loads the hook, so ``docgen`` imports as a sibling module.
+See the ``docgen`` package next to this file for the generators. mkdocs puts this folder on
+``sys.path`` while it loads the hook, so ``docgen`` imports as a sibling package.
 """
 
 from __future__ import annotations

@@ -1,0 +1,227 @@
+"""Reference pages: the command line, the API, the README's quick start, the course's exercises."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+from docgen.common import ROOT, DirectiveError, _anchor
+
+
+def cli() -> str:
+    """Every command, sub-command and option, from ``solitaire_ds.cli.build_parser()``."""
+    from solitaire_ds.cli import build_parser
+
+    old = os.environ.get("COLUMNS")
+    os.environ["COLUMNS"] = "78"
+    try:
+        parser = build_parser()
+        out = ["Generated from `solitaire_ds.cli.build_parser()` when the site is built.", ""]
+        out += _parser_section(parser, "solitaire-ds", level=2, top=True)
+    finally:
+        if old is None:
+            del os.environ["COLUMNS"]
+        else:
+            os.environ["COLUMNS"] = old
+    return "\n".join(out)
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> Iterator[tuple[str, str, argparse.ArgumentParser]]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {a.dest: a.help or "" for a in action._choices_actions}
+            for name, sub in action.choices.items():
+                yield name, helps.get(name, ""), sub
+
+
+def _parser_section(parser: argparse.ArgumentParser, prog: str, level: int, top: bool = False) -> list[str]:
+    out: list[str] = []
+    subs = list(_subparsers(parser))
+    if not top:
+        out += [f"{'#' * level} `{prog}`", ""]
+    if parser.description:
+        out += [parser.description.replace("%%", "%"), ""]
+    out += ["```text", parser.format_usage().strip(), "```", ""]
+    rows = []
+    for action in parser._actions:
+        if isinstance(action, argparse._HelpAction | argparse._SubParsersAction):
+            continue
+        if action.option_strings:
+            flag = ", ".join(f"`{s}`" for s in action.option_strings)
+            if action.nargs != 0:
+                flag += f" `{action.metavar or action.dest.upper()}`"
+        else:
+            flag = f"`{action.metavar or action.dest}`"
+        default = action.default
+        shown = "" if default in (None, False, argparse.SUPPRESS) else f"`{default}`"
+        help_text = (action.help or "").replace("%%", "%").replace("|", "\\|")
+        rows.append(f"| {flag} | {help_text} | {shown} |")
+    if rows:
+        out += ["| argument | what it does | default |", "| --- | --- | --- |", *rows, ""]
+    if subs:
+        out += ["| command | what it does |", "| --- | --- |"]
+        out += [f"| [`{name}`](#{_anchor(prog + ' ' + name)}) | {help_text} |" for name, help_text, _ in subs]
+        out.append("")
+        for name, _, sub in subs:
+            out += _parser_section(sub, f"{prog} {name}", level if top else level + 1)
+    return out
+
+
+#: The API page's sections and the modules (or objects) each documents, in reading order.
+#: A public module missing here is still documented, under "Other modules" (see ``api``),
+#: and a docs test names it so it can be given its place.
+API_SECTIONS: list[tuple[str, list[str]]] = [
+    ("The package", ["solitaire_ds", "solitaire_ds.text"]),
+    ("Structures", ["solitaire_ds.structures.base", "solitaire_ds.structures.ArrayStack",
+                    "solitaire_ds.structures.LinkedStack", "solitaire_ds.structures.ArrayQueue",
+                    "solitaire_ds.structures.LinkedQueue", "solitaire_ds.structures.ArrayDeque",
+                    "solitaire_ds.structures.LinkedDeque", "solitaire_ds.structures.toolkit"]),
+    ("Cards", ["solitaire_ds.cards"]),
+    ("Games", ["solitaire_ds.games", "solitaire_ds.games.base", "solitaire_ds.games.perpetual_motion",
+               "solitaire_ds.games.idiots_delight", "solitaire_ds.games.aces_up", "solitaire_ds.games.klondike"]),
+    ("Players and the solver", ["solitaire_ds.players", "solitaire_ds.interactive", "solitaire_ds.solver",
+                                "solitaire_ds.solver_models"]),
+    ("Records", ["solitaire_ds.records"]),
+    ("Simulations and statistics", ["solitaire_ds.simulate", "solitaire_ds.stats"]),
+    ("The course and grading", ["solitaire_ds.course", "solitaire_ds.course.catalog", "solitaire_ds.course.runner",
+                                "solitaire_ds.course.child", "solitaire_ds.course.sandbox",
+                                "solitaire_ds.course.honesty", "solitaire_ds.course.similarity",
+                                "solitaire_ds.course.results", "solitaire_ds.course.report",
+                                "solitaire_ds.course.plugin", "solitaire_ds.course.markers",
+                                "solitaire_ds.course.generate"]),
+    ("The contract tests", ["solitaire_ds.course.contracts.plain", "solitaire_ds.course.contracts.operations",
+                            "solitaire_ds.course.contracts.structure_contracts",
+                            "solitaire_ds.course.contracts.structure_machines",
+                            "solitaire_ds.course.contracts.pinned"]),
+    ("The command line", ["solitaire_ds.cli", "solitaire_ds.cli.args", "solitaire_ds.cli.games",
+                          "solitaire_ds.cli.course", "solitaire_ds.cli.docs"]),
+]
+
+
+PACKAGE = ROOT / "solitaire_ds"
+
+
+def _module_all(path: Path) -> tuple[list[str], dict[str, str]] | None:
+    """Read a module file's ``__all__`` and where each imported name comes from, without importing it.
+
+    Return None for a module with no ``__all__`` (it declares no public API).
+    """
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names: list[str] | None = None
+    origins: dict[str, str] = {}
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            origins.update({alias.asname or alias.name: node.module for alias in node.names})
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(
+            node, ast.AnnAssign) else []
+        if any(isinstance(t, ast.Name) and t.id == "__all__" for t in targets) and node.value is not None:
+            names = [str(v) for v in ast.literal_eval(node.value)]
+    return None if names is None else (names, origins)
+
+
+def public_modules() -> dict[str, tuple[list[str], dict[str, str]]]:
+    """Every public module of the package that declares ``__all__``: its names and their origins."""
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        if any(part.startswith("_") for part in parts):
+            continue  # __main__ and private helpers
+        declared = _module_all(path)
+        if declared is not None:
+            found[".".join(parts)] = declared
+    return found
+
+
+def undocumented(listed: list[str]) -> list[str]:
+    """The public modules ``listed`` leaves out, in the package's order.
+
+    A module counts as documented when it is listed itself, or when every name in its
+    ``__all__`` is listed under it or a package above it (``solitaire_ds.structures.ArrayStack``
+    documents ``solitaire_ds.structures.array_stack``), or comes from a documented module.
+    """
+    modules = public_modules()
+    done: dict[str, bool] = {}
+
+    def covered(module: str) -> bool:
+        if module not in done:
+            done[module] = True  # a cycle of re-exports counts as covered once
+            names, origins = modules[module]
+            parts = module.split(".")
+            owners = [".".join(parts[:end]) for end in range(len(parts), 0, -1)]
+            done[module] = module in listed or all(
+                any(f"{owner}.{name}" in listed for owner in owners)
+                or (origins.get(name) in modules and covered(origins[name]))
+                for name in names)
+        return done[module]
+
+    return [module for module in modules if not covered(module)]
+
+
+def api() -> str:
+    """The ``::: module`` lines for mkdocstrings: every section, then any module they leave out."""
+    listed = [name for _, names in API_SECTIONS for name in names]
+    sections = [*API_SECTIONS]
+    missing = undocumented(listed)
+    if missing:
+        sections.append(("Other modules", missing))
+    out: list[str] = []
+    for title, names in sections:
+        out += [f"## {title}", ""]
+        for name in names:
+            if name.split(".")[0] == "solitaire_ds" and _module_file(name):
+                out += [f"::: {name}", ""]
+            else:
+                out += [f"*`{name}` is not in this build yet.*", ""]
+    return "\n".join(out)
+
+
+def _module_file(dotted: str) -> bool:
+    """Say whether ``dotted`` names a module file (or an object in one) in the checkout."""
+    parts = dotted.split(".")
+    for end in range(len(parts), 0, -1):
+        base = ROOT.joinpath(*parts[:end])
+        if base.with_suffix(".py").is_file() or (base / "__init__.py").is_file():
+            return True
+    return False
+
+
+def quickstart() -> str:
+    """The README's "Quick start" section, word for word (the README is its single source)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    found = re.search(r"^## Quick start\s*\n(?P<body>.*?)(?=^## |\Z)", text, re.MULTILINE | re.DOTALL)
+    if found is None:
+        raise DirectiveError("README.md has no '## Quick start' section")
+    return found.group("body").strip() + "\n"
+
+
+def exercise(n: str) -> str:
+    """The facts box of exercise ``n``, from ``solitaire_ds.course.EXERCISES``."""
+    from solitaire_ds.course import exercise as find
+
+    ex = find(int(n))
+    return "\n".join([
+        '!!! abstract "Exercise at a glance"',
+        f"    - **Exercise {ex.number}: {ex.title}** ({ex.points} points)",
+        f"    - You write: `exercises/{ex.relpath}` (the reference is `solitaire_ds/{ex.relpath}`)",
+        f"    - Its checks: `{ex.test_file}`",
+        f"    - Run them: `solitaire-ds check {ex.number}`",
+        "",
+    ])
+
+
+def course() -> str:
+    """The table of all exercises in course order."""
+    from solitaire_ds.course import EXERCISES
+
+    rows = ["| # | exercise | file you write | points |", "| --- | --- | --- | --- |"]
+    for ex in EXERCISES:
+        page = f"exercise-{ex.number:02d}-{ex.slug.replace('_', '-')}.md"
+        rows.append(f"| {ex.number} | [{ex.title}]({page}) | `exercises/{ex.relpath}` | {ex.points} |")
+    return "\n".join(rows) + "\n"
