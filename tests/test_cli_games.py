@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from solitaire_ds.cli import games as commands
 from solitaire_ds.cards import Deck
+from solitaire_ds.cli import games as commands
 from solitaire_ds.cli import main
 from solitaire_ds.records import Record
 from solitaire_ds.simulate import DealSource, deal_seed, run_deals, seeded_deals
