@@ -11,7 +11,10 @@ be written, options that do not go together) raises :class:`UsageError`, which
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
@@ -188,14 +191,18 @@ def seconds(text: str) -> float:
 # -- output files ------------------------------------------------------------------------
 
 
-def check_output_path(path: Path, flag: str) -> None:
-    """Refuse, before any work is done, an output file that could not be written.
+def check_output_path(path: Path, flag: str, inputs: Sequence[Path | str] = (),
+                      others: Sequence[tuple[str, Path | None]] = ()) -> None:
+    """Refuse, before any work is done, an output file that could not or should not be written.
 
-    Raise :class:`UsageError` naming ``flag`` and ``path`` when the path is a folder, its
-    folder does not exist, or either may not be written. Nothing is created: a run that
-    fails later leaves no empty file behind.
+    Raise :class:`UsageError` naming ``flag`` and ``path`` when its folder does not exist
+    or may not be written, when the path is a folder, when it is one of the command's
+    ``inputs`` or lies inside one of them (a decks file, a submission folder being
+    graded), or when another output flag of ``others`` names the same file. Nothing is
+    created: a run that fails later leaves no empty file behind. A symbolic link at the
+    path is never followed: :func:`write_output` replaces the link itself.
 
-    Runtime complexity: O(1) file-system look-ups.
+    Runtime complexity: O(len(inputs) + len(others)) file-system look-ups.
 
     >>> check_output_path(Path("."), "--csv")
     Traceback (most recent call last):
@@ -203,24 +210,56 @@ def check_output_path(path: Path, flag: str) -> None:
     solitaire_ds.cli.args.UsageError: --csv .: that is a folder; give a file name
     """
     folder = path.parent
-    if path.is_dir():
+    if path.is_dir() and not path.is_symlink():
         raise UsageError(f"{flag} {path}: that is a folder; give a file name")
     if not folder.is_dir():
         if folder.exists():
             raise UsageError(f"{flag} {path}: {folder} is not a folder")
         raise UsageError(f"{flag} {path}: the folder {folder} does not exist")
-    if path.exists() and not os.access(path, os.W_OK):
-        raise UsageError(f"{flag} {path}: the file may not be written")
-    if not path.exists() and not os.access(folder, os.W_OK | os.X_OK):
+    if not os.access(folder, os.W_OK | os.X_OK):
         raise UsageError(f"{flag} {path}: the folder {folder} may not be written")
+    target = _real(path)
+    for given in inputs:
+        source = _real(Path(given))
+        if target == source or source in target.parents or _same_file(path, Path(given)):
+            what = "inside the folder" if source in target.parents else "the same file as"
+            raise UsageError(f"{flag} {path}: that is {what} {given}, which this command reads; "
+                             "write the output somewhere else")
+    for other_flag, other in others:
+        if other is not None and _real(other) == target:
+            raise UsageError(f"{flag} {path}: {other_flag} names the same file; give each its own")
+
+
+def _real(path: Path) -> Path:
+    """Return ``path`` with its folder's links resolved (the last part as it is)."""
+    return Path(os.path.realpath(path.parent)) / path.name
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def write_output(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` (UTF-8); a failure is a :class:`UsageError` in one line.
+    """Write ``text`` to ``path`` (UTF-8) whole or not at all; a failure is a one-line :class:`UsageError`.
+
+    The text goes to a new temporary file beside ``path``, flushed to disk, then renamed
+    over it: a full disk or a crash leaves the old file as it was and no half-written
+    one, and a symbolic link planted at ``path`` is replaced, never written through.
 
     Runtime complexity: O(len(text)).
     """
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        path.write_text(text, encoding="utf-8")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
     except OSError as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
         raise UsageError(f"cannot write {path}: {exc.strerror}") from None

@@ -56,6 +56,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     grade.add_argument("--jobs", metavar="K", type=process_count, default=1,
                        help=f"submissions graded at once (default 1, at most {max_workers()} here)")
+    grade.add_argument("--require-sandbox", action="store_true",
+                       help="refuse to grade where there is no sandbox (bubblewrap) instead of grading without")
     _limit_flags(grade)
     grade.set_defaults(handler=_grade)
 
@@ -68,7 +70,7 @@ def _limit_flags(parser: argparse.ArgumentParser) -> None:
         ("--submission-timeout", defaults.submission_seconds, "per submission, all its exercises"),
     ):
         parser.add_argument(flag, metavar="S", type=seconds, default=default,
-                            help=f"seconds allowed {what} (default {default:g})")
+                            help=f"seconds of CPU time allowed {what} (default {default:g})")
 
 
 # -- parsing helpers -----------------------------------------------------------------
@@ -206,9 +208,10 @@ def _grade(args: argparse.Namespace) -> int:
     jobs: int = args.jobs
     json_file = Path(args.json) if args.json else None
     csv_file = Path(args.csv) if args.csv else None
-    for file, flag in ((json_file, "--json"), (csv_file, "--csv")):
-        if file is not None:
-            check_output_path(file, flag)
+    if json_file is not None:
+        check_output_path(json_file, "--json", args.paths, [("--csv", csv_file)])
+    if csv_file is not None:
+        check_output_path(csv_file, "--csv", args.paths)
     if args.json and len(args.paths) > 1:
         raise UsageError(
             f"--json writes one submission's results.json; got {len(args.paths)} paths "
@@ -231,7 +234,14 @@ def _grade(args: argparse.Namespace) -> int:
 
     runner = _runner()
     try:
-        results = runner.grade_many(args.paths, chosen, limits, jobs, progress)
+        sandbox = runner.sandbox_or_why(args.require_sandbox)
+    except runner.GradingError as exc:
+        raise UsageError(str(exc)) from None
+    if isinstance(sandbox, str):
+        print(f"solitaire-ds: grading without a sandbox: {sandbox} (each row's notes say so too)",
+              file=sys.stderr, flush=True)
+    try:
+        results = runner.grade_many(args.paths, chosen, limits, jobs, progress, args.require_sandbox)
     except runner.GradingError as exc:
         raise UsageError(str(exc)) from None
     for result in results:

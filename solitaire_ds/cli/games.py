@@ -224,7 +224,7 @@ def _simulate(args: argparse.Namespace) -> int:
     if player == "interactive":
         raise UsageError("simulate needs a player that decides by itself (greedy or solver)")
     if args.jsonl is not None:
-        check_output_path(args.jsonl, "--jsonl")
+        check_output_path(args.jsonl, "--jsonl", [args.decks] if args.decks is not None else [])
     run = SimulationRun(cls.name, options.to_json(), player)
     started = time.perf_counter()
     results = run_deals(run, sources, args.workers, ProgressBar(f"{cls.name}"))
@@ -361,7 +361,7 @@ def run_report(args: argparse.Namespace) -> int:
     sources, where = _sources(args)
     show: int | None = getattr(args, "show", None)
     if args.jsonl is not None:
-        check_output_path(args.jsonl, "--jsonl")
+        check_output_path(args.jsonl, "--jsonl", [args.decks] if args.decks is not None else [])
     started = time.perf_counter()
     results = run_deals(SimulationRun(Klondike.name, {}), sources, args.workers,
                         ProgressBar(Klondike.name, unit="games"))

@@ -8,8 +8,8 @@ byte-identical JSON and CSV.
 >>> from solitaire_ds.course.results import ExerciseResult, SubmissionResult
 >>> sub = SubmissionResult("alice", "subs/alice", (ExerciseResult(exercise(1), 17, 17),))
 >>> print(csv_text([sub]), end="")
-submission,path,ex01_array_stack,total
-alice,subs/alice,10.00,10.00
+submission,path,ex01_array_stack,total,notes
+alice,subs/alice,10.00,10.00,
 """
 
 from __future__ import annotations
@@ -152,7 +152,22 @@ def gradescope_json(result: SubmissionResult) -> dict[str, Any]:
 
 
 def csv_text(results: Sequence[SubmissionResult]) -> str:
-    """Return a gradebook: one row per submission, one column per exercise, then the total."""
+    """Return a gradebook: one row per submission, one column per exercise, the total, the notes.
+
+    The notes (a sandbox that was missing, code the same as another's, lines the grader
+    did not sign) are joined with ``; ``. A text cell that a spreadsheet would read as a
+    formula (it starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is
+    written with a leading ``'``, so a folder named ``=HYPERLINK(...)`` stays text.
+
+    Runtime complexity: O(submissions x exercises).
+
+    >>> from solitaire_ds.course.catalog import exercise
+    >>> from solitaire_ds.course.results import ExerciseResult, SubmissionResult
+    >>> sub = SubmissionResult('=HYPERLINK("x")', "class/x", (ExerciseResult(exercise(1), 17, 17),), ("a note",))
+    >>> print(csv_text([sub]), end="")
+    submission,path,ex01_array_stack,total,notes
+    "'=HYPERLINK(""x"")",class/x,10.00,10.00,a note
+    """
     columns: dict[int, str] = {}
     for sub in results:
         for r in sub.exercises:
@@ -160,10 +175,16 @@ def csv_text(results: Sequence[SubmissionResult]) -> str:
     numbers = sorted(columns)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["submission", "path", *(columns[n] for n in numbers), "total"])
+    writer.writerow(["submission", "path", *(columns[n] for n in numbers), "total", "notes"])
     for sub in results:
         scores = {r.exercise.number: f"{r.score:.2f}" for r in sub.exercises}
         writer.writerow(
-            [sub.name, sub.path, *(scores.get(n, "") for n in numbers), f"{sub.score:.2f}"]
+            [_cell(sub.name), _cell(sub.path), *(scores.get(n, "") for n in numbers), f"{sub.score:.2f}",
+             _cell("; ".join(sub.notes))]
         )
     return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """Return ``text`` safe for a spreadsheet cell: a leading ``'`` before a formula's first sign."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
