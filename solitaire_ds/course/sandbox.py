@@ -25,10 +25,12 @@ missing, grading goes on with the per-process limits only, and the runner says s
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import os
 import secrets
 import shutil
 import signal
+import site
 import subprocess
 import sys
 import time
@@ -56,24 +58,32 @@ _NOBODY = "65534"
 def python_dirs() -> list[Path]:
     """Return the folders the child's Python needs: its installation and its packages.
 
-    Every existing folder on ``sys.path`` and the installation's prefixes, except a
-    source checkout of solitaire-ds (a folder with ``pyproject.toml`` beside the package):
-    its ``solutions/`` and reference code must stay out of reach.
+    The installation's prefixes, its site-packages folders, and the folders the test tools
+    (pytest, Hypothesis and what they import) were installed into -- not every folder on
+    ``sys.path``, which may hold a checkout or the instructor's own files. A source
+    checkout of solitaire-ds (a folder with ``pyproject.toml``) is never among them.
 
-    Runtime complexity: O(len(sys.path)).
+    Runtime complexity: O(number of folders).
     """
+    candidates = [sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable))]
+    candidates += [*site.getsitepackages(), site.getusersitepackages()]
+    for name in _TEST_TOOLS:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            origin = Path(spec.origin)
+            candidates.append(str(origin.parent.parent if origin.name == "__init__.py" else origin.parent))
     found: list[Path] = []
-    candidates = [sys.prefix, sys.base_prefix, sys.exec_prefix, os.path.dirname(os.path.realpath(sys.executable)),
-                  *sys.path]
     for entry in candidates:
-        if not entry:
-            continue
         path = Path(entry).resolve()
         if not path.is_dir() or (path / "pyproject.toml").is_file() or path == Path("/"):
             continue
         if path not in found:
             found.append(path)
     return found
+
+
+#: What the child imports besides the package: the test tools and their dependencies.
+_TEST_TOOLS = ("pytest", "_pytest", "pluggy", "iniconfig", "packaging", "hypothesis", "attr", "sortedcontainers")
 
 
 @dataclass(frozen=True)
