@@ -20,9 +20,12 @@ the order a seed gives is part of the interface and the same on every machine.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Container, Iterable, Iterator, Sequence
 from enum import Enum, IntEnum
 from typing import Any, TypeVar, overload
+
+from solitaire_ds.text import shown
 
 __all__ = [
     "FULL_RANKS",
@@ -38,6 +41,10 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+#: The most card codes a deck is read to: after the 53rd (one too many already, and named
+#: as such), reading stops, so a 200 MB line is refused at once.
+_MOST_CODES = 53
 
 
 class CardError(ValueError):
@@ -172,13 +179,13 @@ class Card:
         """
         text = token.strip().upper()
         if len(text) < 2:
-            raise CardError(f"{token!r} is not a card: a card is a rank and a suit, like AS or 10H")
+            raise CardError(f"{shown(token)} is not a card: a card is a rank and a suit, like AS or 10H")
         rank = _RANK_BY_CODE.get(text[:-1])
         suit = _SUIT_BY_CODE.get(text[-1])
         if rank is None:
-            raise CardError(f"{token!r} is not a card: the rank must be one of A 2-9 T 10 J Q K")
+            raise CardError(f"{shown(token)} is not a card: the rank must be one of A 2-9 T 10 J Q K")
         if suit is None:
-            raise CardError(f"{token!r} is not a card: the suit must be one of C D H S")
+            raise CardError(f"{shown(token)} is not a card: the suit must be one of C D H S")
         return _CARDS[(rank, suit)]
 
     @property
@@ -307,11 +314,13 @@ class Deck(Sequence[Card]):
         ...
         solitaire_ds.cards.DeckError: card 2 of the deck: 'XX' is not a card: the rank must be one of A 2-9 T 10 J Q K
         """
-        tokens = text.split()
         cards = []
-        for position, token in enumerate(tokens, start=1):
+        for position, found in enumerate(re.finditer(r"\S+", text), start=1):
+            if position > _MOST_CODES:
+                raise DeckError(f"card {position} of the deck: {shown(found.group())} is past the 52 cards "
+                                "of a deck; reading stops here")
             try:
-                cards.append(Card.parse(token))
+                cards.append(Card.parse(found.group()))
             except CardError as exc:
                 raise DeckError(f"card {position} of the deck: {exc}") from None
         return cls(cards, ranks)

@@ -26,6 +26,7 @@ from collections.abc import Callable
 
 from solitaire_ds.games import GAMES, game_class
 from solitaire_ds.games.base import Game, Move
+from solitaire_ds.text import shown
 
 __all__ = ["RULES", "InteractivePlayer", "interactive_player"]
 
@@ -130,17 +131,19 @@ class InteractivePlayer:
         if not word:
             self.write(f"Please choose a move: 1 to {len(numbered)}, or h for help.")
             return None
-        if word.isdigit():
+        if word.isascii() and word.isdigit() and len(word) < 10:
             number = int(word)
             if 1 <= number <= len(numbered):
                 return numbered[number - 1]
-            self.write(f"'{answer}' is not a move number: choose 1 to {len(numbered)}.")
+            self.write(f"{shown(answer)} is not a move number: choose 1 to {len(numbered)}.")
             return None
         parts = word.split()
         try:
+            if not all(p.isascii() and p.isdigit() and len(p) < 10 for p in parts[1:]):
+                raise ValueError(answer)
             move = Move(parts[0], tuple(int(p) for p in parts[1:]))
         except ValueError:
-            self.write(f"'{answer}' is not a move: type a number from 1 to {len(numbered)}, "
+            self.write(f"{shown(answer)} is not a move: type a number from 1 to {len(numbered)}, "
                        f"or h for help.")
             return None
         move = game.canonical(move)
@@ -149,7 +152,7 @@ class InteractivePlayer:
         try:
             game.play(move)  # refused with the reason; a legal move was caught above
         except Exception as exc:  # IllegalMove: the rules' own explanation
-            self.write(f"'{answer}' is not allowed: {exc}.")
+            self.write(f"{shown(answer)} is not allowed: {exc}.")
             return None
         raise AssertionError(f"{move} was played but not listed as legal")  # pragma: no cover
 

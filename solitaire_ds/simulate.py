@@ -25,6 +25,7 @@ from typing import Any, TextIO, overload
 
 from solitaire_ds.cards import Deck, DeckError
 from solitaire_ds.games import game_class
+from solitaire_ds.text import shown
 
 __all__ = [
     "DealSource",
@@ -137,25 +138,46 @@ def seeded_deals(master: int, games: int) -> SeededDeals:
     return SeededDeals(master, games)
 
 
+#: The longest line a decks file may have: 52 codes of up to 3 characters, with room for
+#: spaces and a comment. A longer line is refused without reading the rest of it.
+MAX_DECK_LINE = 4096
+
+
 def read_decks(path: Path) -> list[DealSource]:
-    """Read and check a decks file; raise :class:`DeckFileError` at the first bad line."""
+    """Read and check a decks file; raise :class:`DeckFileError` at the first bad line.
+
+    Each line is read up to :data:`MAX_DECK_LINE` characters, so a huge one-line file is
+    refused at once, never read whole into memory.
+    """
     try:
-        text = path.read_text(encoding="utf-8")
+        return _read_decks(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise DeckFileError(f"cannot read {path}: {exc}") from None
+
+
+def _read_decks(path: Path) -> list[DealSource]:
     sources: list[DealSource] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        content = line.split("#", 1)[0].strip()
-        if not content:
-            continue
-        try:
-            deck = Deck.parse(content)
-        except DeckError as exc:
-            raise DeckFileError(f"{path}, line {number}: {exc}") from None
-        sources.append(DealSource(len(sources) + 1, line=number, deck=str(deck)))
+    with open(path, encoding="utf-8") as text:
+        for number, line in enumerate(iter(lambda: text.readline(MAX_DECK_LINE + 1), ""), start=1):
+            if len(line) > MAX_DECK_LINE:
+                raise DeckFileError(f"{path}, line {number}: longer than {MAX_DECK_LINE} characters "
+                                    f"(starts {shown(line)}); a deck is one line of 52 card codes")
+            _read_deck_line(path, number, line, sources)
     if not sources:
         raise DeckFileError(f"{path} holds no decks")
     return sources
+
+
+def _read_deck_line(path: Path, number: int, line: str, sources: list[DealSource]) -> None:
+    """Append the deck on ``line`` (if it holds one) to ``sources``."""
+    content = line.split("#", 1)[0].strip()
+    if not content:
+        return
+    try:
+        deck = Deck.parse(content)
+    except DeckError as exc:
+        raise DeckFileError(f"{path}, line {number}: {exc}") from None
+    sources.append(DealSource(len(sources) + 1, line=number, deck=str(deck)))
 
 
 @dataclass(frozen=True)

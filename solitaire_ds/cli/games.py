@@ -64,16 +64,22 @@ from solitaire_ds.simulate import (
 from solitaire_ds.structures.toolkit import DEFAULT_TOOLKIT, Toolkit
 from solitaire_ds.text import shorten
 
-__all__ = ["DEFAULT_GAMES", "DEFAULT_SHOW", "add_option_flags", "register", "report", "run_report", "summary"]
+#: The largest record ``replay`` reads: the longest game's record is well under 1 MB.
+MAX_RECORD_BYTES = 8 << 20
+
+__all__ = [
+    "DEFAULT_GAMES",
+    "DEFAULT_SHOW",
+    "MAX_RECORD_BYTES",
+    "add_option_flags",
+    "register",
+    "report",
+    "run_report",
+    "summary",
+]
 
 def _available_games() -> list[type[Game]]:
-    classes = []
-    for name in GAMES:
-        try:
-            classes.append(game_class(name))
-        except UnknownGame:
-            continue
-    return classes
+    return [game_class(name) for name in GAMES]
 
 
 def add_option_flags(parser: argparse.ArgumentParser) -> None:
@@ -379,6 +385,10 @@ def run_report(args: argparse.Namespace) -> int:
 def _replay(args: argparse.Namespace) -> int:
     path: Path = args.file
     try:
+        size = path.stat().st_size
+        if size > MAX_RECORD_BYTES:
+            raise UsageError(f"{path}: {size:,} bytes is more than a record can be "
+                             f"({MAX_RECORD_BYTES:,} bytes at most); it is not read")
         data = path.read_bytes()
     except OSError as exc:  # no such file, a folder, no permission: misuse of the command
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None

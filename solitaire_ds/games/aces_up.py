@@ -41,6 +41,7 @@ from solitaire_ds.cards import Card, Deck, Rank, labels  # noqa: F401 (the docte
 from solitaire_ds.games.base import Event, FourPileGame, GameOptions, IllegalMove, Move, pile_line
 from solitaire_ds.stats import format_interval, format_rate, mean_interval
 from solitaire_ds.structures import Queue, Stack
+from solitaire_ds.text import shown
 
 __all__ = ["AcesUp", "AcesUpOptions", "high_rank"]
 
@@ -176,7 +177,7 @@ class AcesUp(FourPileGame):
                 self.end()
             return
         if move.kind != "move":
-            raise IllegalMove(f"unknown move {str(move)!r} (moves: move I J, deal, end, quit)")
+            raise IllegalMove(f"unknown move {shown(str(move))} (moves: move I J, deal, end, quit)")
         if len(move.piles) != 2:
             raise IllegalMove("move names two piles, like 'move 1 3'")
         for number in move.piles:

@@ -43,6 +43,7 @@ from solitaire_ds.cards import Card, Deck, labels  # noqa: F401 (the doctests de
 from solitaire_ds.games.base import Event, FourPileGame, GameOptions, IllegalMove, Move, pile_line
 from solitaire_ds.stats import format_interval, format_rate, mean_interval
 from solitaire_ds.structures import Queue, Stack
+from solitaire_ds.text import shown
 
 __all__ = ["MOVE_KINDS", "IdiotsDelight", "IdiotsDelightOptions"]
 
@@ -190,7 +191,7 @@ class IdiotsDelight(FourPileGame):
             self.deal_four(chosen=True)
             return
         if move.kind not in ("pair", "suit"):
-            raise IllegalMove(f"unknown move {str(move)!r} (moves: pair I J, suit I J, deal, quit)")
+            raise IllegalMove(f"unknown move {shown(str(move))} (moves: pair I J, suit I J, deal, quit)")
         first, second = self._two_tops(move)
         i, j = sorted(move.piles)
         if move.kind == "pair":
