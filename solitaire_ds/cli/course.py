@@ -33,7 +33,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     ex_sub = ex.add_subparsers(dest="exercises_command", metavar="ACTION")
     listing = ex_sub.add_parser("list", help="show the exercises in order")
     listing.set_defaults(handler=_list)
-    build = ex_sub.add_parser("build", help="write exercises/ and solutions/ from the package")
+    init = ex_sub.add_parser(
+        "init", help="write the exercise skeletons and a README into DIR (students; never the solutions)",
+        description="Write the twelve exercise skeletons and a README into DIR, ready to fill in "
+        "and check with 'solitaire-ds check'. Works from an installed wheel. Never writes the "
+        "solutions, and never overwrites a file that is already there.")
+    init.add_argument("dir", metavar="DIR", type=Path, help="the folder to create (or an empty one)")
+    init.add_argument("--force", action="store_true",
+                      help="write into a folder that is not empty (existing files are kept as they are)")
+    init.set_defaults(handler=_init)
+    build = ex_sub.add_parser("build", help="write exercises/ and solutions/ from the package (instructors)")
     build.add_argument("--check", action="store_true", help="only report differences (exit 1)")
     build.add_argument("--out", metavar="DIR", help="write under DIR instead of the checkout")
     build.set_defaults(handler=_build)
@@ -157,6 +166,36 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _init(args: argparse.Namespace) -> int:
+    folder: Path = args.dir
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{folder} is a file, not a folder")
+    if folder.is_dir() and any(folder.iterdir()) and not args.force:
+        raise UsageError(f"{folder} is not empty; give an empty or new folder, or --force to add "
+                         "the missing files (no file there is ever overwritten)")
+    try:
+        files = {rel.removeprefix("exercises/"): text for rel, text in generate.expected_files().items()
+                 if rel.startswith("exercises/")}
+    except MarkerError as exc:
+        raise UsageError(str(exc)) from None
+    written, kept = [], []
+    try:
+        for rel, text in files.items():
+            target = folder / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                with open(target, "x", encoding="utf-8") as out:  # "x": never over a student's file
+                    out.write(text)
+                written.append(rel)
+            except FileExistsError:
+                kept.append(rel)
+    except OSError as exc:
+        raise UsageError(f"cannot write under {str(folder)!r}: {exc.strerror or exc}") from None
+    print(f"wrote {len(written)} files into {folder}" + (f"; kept {len(kept)} already there" if kept else ""))
+    print(f"Next: cd {folder} && solitaire-ds check 1   (see README.md there)")
+    return 0
+
+
 def _build(args: argparse.Namespace) -> int:
     root = Path(args.out) if args.out else REPO_ROOT
     if not args.out and not (REPO_ROOT / "pyproject.toml").is_file():
@@ -191,7 +230,8 @@ def _check(args: argparse.Namespace) -> int:
         folder = resolve_impl(args.impl)
     except ImplError as exc:
         raise UsageError(
-            f"{exc}; run this where your exercises/ folder is, or give --impl PATH"
+            f"{exc}; run this where your exercises are, or give --impl PATH "
+            "(no exercises yet? solitaire-ds exercises init DIR writes them)"
         ) from None
     limits = _limits(args)
     print(f"Checking {folder} on {len(chosen)} exercise(s)...", flush=True)

@@ -4,7 +4,9 @@ An *implementation* ("impl") is where the code for the exercises is loaded from:
 
 * ``"solitaire_ds"`` -- the installed package itself (the reference code);
 * ``"solutions"`` or ``"exercises"`` -- the generated folders: ``./exercises`` when the
-  current directory has one (a student's working copy), else the repository root's;
+  current directory has one (a student's working copy); for ``"exercises"``, the current
+  directory itself when it holds exercise files (``solitaire-ds exercises init DIR``, then
+  work in DIR); else the repository root's;
 * any other string -- a path to a folder laid out like ``exercises/`` (a student's copy).
 
 A folder holds one file per exercise module, at the module's path inside the package:
@@ -108,7 +110,12 @@ def resolve_impl(impl: str) -> str | Path:
         return impl
     if impl in ("solutions", "exercises"):
         here = Path.cwd() / impl
-        folder = here if here.is_dir() else REPO_ROOT / impl
+        if here.is_dir():
+            folder = here
+        elif impl == "exercises" and any((Path.cwd() / ex.relpath).is_file() for ex in EXERCISES):
+            folder = Path.cwd()  # run inside the folder `solitaire-ds exercises init` wrote
+        else:
+            folder = REPO_ROOT / impl
     else:
         folder = Path(impl).expanduser()
     if not folder.is_dir():

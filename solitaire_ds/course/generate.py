@@ -152,17 +152,17 @@ def _readme_exercises(marked: list[Exercise]) -> str:
     """Return the student's README for ``exercises/``."""
     return (
         "# Exercises\n\n"
-        f"<!-- {GENERATED_TAG}; edit solitaire_ds/grading/generate.py instead. -->\n\n"
+        f"<!-- {GENERATED_TAG}; edit solitaire_ds/course/generate.py instead. -->\n\n"
         "Each file below is a module of `solitaire_ds` with the parts you write replaced by\n"
         '`raise NotImplementedError("...what to write...")`. Fill them in, keeping the\n'
         "names, signatures and docstrings, then check your work:\n\n"
         "```\n"
-        "solitaire-ds check        # every exercise\n"
+        "solitaire-ds check        # every exercise (run it in this folder)\n"
         "solitaire-ds check 3      # just exercise 3\n"
         "```\n\n"
         "`solitaire-ds check` runs the same contract tests your instructor grades with, and\n"
         "shows the first failing example for each exercise. Once your structures pass, play\n"
-        "a game on them: `solitaire-ds play idiots-delight --impl exercises`.\n\n"
+        "a game on them: `solitaire-ds play idiots-delight --impl .` (from this folder).\n\n"
         + _table(marked)
     )
 
@@ -171,7 +171,7 @@ def _readme_solutions(marked: list[Exercise]) -> str:
     """Return the instructor's README for ``solutions/``."""
     return (
         "# Solutions (instructors only)\n\n"
-        f"<!-- {GENERATED_TAG}; edit solitaire_ds/grading/generate.py instead. -->\n\n"
+        f"<!-- {GENERATED_TAG}; edit solitaire_ds/course/generate.py instead. -->\n\n"
         "The complete code of every exercise, generated from `solitaire_ds/` with the\n"
         "solution markers dropped. Do not hand these out. `solitaire-ds grade solutions`\n"
         "scores full marks; the meta-tests in `tests/grading/` check that it does.\n\n"
