@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,7 +25,7 @@ from solitaire_ds.text import shown
 if TYPE_CHECKING:
     from types import ModuleType
 
-__all__ = ["exercise_number", "register"]
+__all__ = ["exercise_number", "exercise_numbers", "register"]
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -54,6 +55,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check.add_argument("--impl", metavar="PATH", default="exercises", help="folder to check")
     _limit_flags(check)
     check.set_defaults(handler=_check)
+
+    auto = subparsers.add_parser("autograder", help="build an autograder bundle (Gradescope)")
+    auto_sub = auto.add_subparsers(dest="autograder_command", metavar="KIND")
+    gs = auto_sub.add_parser(
+        "gradescope", help="build Gradescope's autograder.zip (from a checkout)",
+        description="Build the zip Gradescope's autograder format asks for: setup.sh (installs "
+        "bubblewrap and the bundled wheel of this version with the pinned grading extra), "
+        "run_autograder (grades /autograder/submission, writes results.json with one entry per "
+        "test) and course.json.")
+    gs.add_argument("--exercises", type=exercise_numbers, default=None, metavar="LIST",
+                    help="the exercises to grade, like 1-6 or 1,3,5 (default: all)")
+    gs.add_argument("--hidden", type=exercise_numbers, default=[], metavar="LIST",
+                    help="exercises whose tests students do not see")
+    gs.add_argument("--after-due-date", type=exercise_numbers, default=[], metavar="LIST",
+                    help="exercises whose tests students see after the due date")
+    gs.add_argument("--out", type=Path, required=True, metavar="FILE", help="the zip to write")
+    gs.set_defaults(handler=_gradescope)
+    auto.set_defaults(handler=lambda args: _usage(auto))
 
     grade = subparsers.add_parser("grade", help="grade submission folders")
     grade.add_argument("paths", nargs="+", metavar="PATH", help="submission folders")
@@ -163,6 +182,51 @@ def _list(args: argparse.Namespace) -> int:
         status = "ready" if ex.number in marked and tests else "not yet"
         print(f"  {ex.number:>2}  {ex.title:<52} {ex.relpath:<28} {ex.points:>6}  {status}")
     print("\nRun 'solitaire-ds check N' to test your exercises/ on exercise N.")
+    return 0
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return 2
+
+
+def exercise_numbers(text: str) -> list[int]:
+    """Parse a list of exercises: numbers and ranges, like ``1-6`` or ``1,3,8-9``.
+
+    Runtime complexity: O(len(text)).
+
+    >>> exercise_numbers("1-3,7")
+    [1, 2, 3, 7]
+    """
+    numbers: set[int] = set()
+    for part in text.split(","):
+        low, _, high = part.strip().partition("-")
+        first = exercise_number(low).number
+        last = exercise_number(high).number if high else first
+        if last < first:
+            raise argparse.ArgumentTypeError(f"{shown(part)} runs backwards")
+        numbers.update(range(first, last + 1))
+    return sorted(numbers)
+
+
+def _gradescope(args: argparse.Namespace) -> int:
+    from solitaire_ds.course.gradescope import build_bundle
+
+    numbers = args.exercises or [ex.number for ex in EXERCISES]
+    both = set(args.hidden) & set(args.after_due_date)
+    if both:
+        raise UsageError(f"exercise {min(both)} is given both --hidden and --after-due-date")
+    for flag, listed in (("--hidden", args.hidden), ("--after-due-date", args.after_due_date)):
+        if set(listed) - set(numbers):
+            raise UsageError(f"{flag}: exercise {min(set(listed) - set(numbers))} is not among --exercises")
+    check_output_path(args.out, "--out")
+    visibility = {n: "hidden" if n in args.hidden else "after_due_date" if n in args.after_due_date else "visible"
+                  for n in numbers}
+    try:
+        names = build_bundle(args.out, numbers, visibility)
+    except (FileNotFoundError, subprocess.CalledProcessError, OSError) as exc:
+        raise UsageError(f"cannot build the bundle: {exc}") from None
+    print(f"wrote {args.out}: {', '.join(names)} (exercises {', '.join(map(str, numbers))})")
     return 0
 
 

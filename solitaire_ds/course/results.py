@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from solitaire_ds.course.catalog import Exercise
 
-__all__ = ["ExerciseResult", "Failure", "Limits", "SubmissionResult"]
+__all__ = ["ExerciseResult", "Failure", "Limits", "SubmissionResult", "TestOutcome"]
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,17 @@ class Failure:
 
     test: str
     message: str
+
+
+@dataclass(frozen=True)
+class TestOutcome:
+    """One contract test of an exercise: its name, whether it passed, and why not."""
+
+    __test__ = False  # not a pytest test class, whatever its name
+
+    test: str
+    passed: bool
+    message: str = ""
 
 
 @dataclass(frozen=True)
@@ -39,6 +50,8 @@ class ExerciseResult:
     reason: str = ""
     failures: tuple[Failure, ...] = ()
     seconds: float = 0.0
+    #: Every test of the exercise, in order (empty when it could not run; see ``reason``).
+    tests: tuple[TestOutcome, ...] = ()
 
     @property
     def max_score(self) -> int:

@@ -39,7 +39,7 @@ from solitaire_ds.course.catalog import EXERCISES, REPO_ROOT, Exercise, resolve_
 from solitaire_ds.course.child import Run, grader_files, package_files, run_child
 from solitaire_ds.course.honesty import forbidden, suspicious
 from solitaire_ds.course.markers import exercise_view, solution_view
-from solitaire_ds.course.results import ExerciseResult, Failure, Limits, SubmissionResult
+from solitaire_ds.course.results import ExerciseResult, Failure, Limits, SubmissionResult, TestOutcome
 from solitaire_ds.course.sandbox import Sandbox, find_sandbox
 from solitaire_ds.course.similarity import fingerprint, graded_names, similarity_notes
 
@@ -397,6 +397,13 @@ def _tally(
         failures = (stopped, *(f for f in failures if f.test != stopped.test))
     if not failures and passed < total:
         failures = (Failure("(not run)", "some tests did not run"),)
-    return ExerciseResult(ex, passed, total, failures=failures[:5])
+    messages = {f.test: f.message for f in failures}
+    tests = tuple(
+        TestOutcome(i.split("::", 1)[-1], outcome.get(i, {}).get("ok") is True,
+                    messages.get(i.split("::", 1)[-1], "" if outcome.get(i, {}).get("ok") is True
+                                 else str(outcome.get(i, {}).get("msg") or "not run: the exercise stopped before it")))
+        for i in ids
+    )
+    return ExerciseResult(ex, passed, total, failures=failures[:5], tests=tests)
 
 

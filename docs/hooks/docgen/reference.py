@@ -91,7 +91,7 @@ API_SECTIONS: list[tuple[str, list[str]]] = [
                                 "solitaire_ds.course.honesty", "solitaire_ds.course.similarity",
                                 "solitaire_ds.course.results", "solitaire_ds.course.report",
                                 "solitaire_ds.course.plugin", "solitaire_ds.course.markers",
-                                "solitaire_ds.course.generate"]),
+                                "solitaire_ds.course.generate", "solitaire_ds.course.gradescope"]),
     ("The contract tests", ["solitaire_ds.course.contracts.plain", "solitaire_ds.course.contracts.operations",
                             "solitaire_ds.course.contracts.structure_contracts",
                             "solitaire_ds.course.contracts.structure_machines",
