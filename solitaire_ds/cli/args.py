@@ -25,6 +25,7 @@ __all__ = [
     "MAX_SECONDS",
     "Parser",
     "UsageError",
+    "check_output_folder",
     "check_output_path",
     "game_count",
     "max_workers",
@@ -228,6 +229,20 @@ def check_output_path(path: Path, flag: str, inputs: Sequence[Path | str] = (),
     for other_flag, other in others:
         if other is not None and _real(other) == target:
             raise UsageError(f"{flag} {path}: {other_flag} names the same file; give each its own")
+
+
+def check_output_folder(folder: Path, flag: str, inputs: Sequence[Path | str] = ()) -> None:
+    """Refuse an output folder that is a file, lies inside an input, or may not be written; make it.
+
+    Runtime complexity: O(len(inputs)) file-system look-ups.
+    """
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"{flag} {folder}: that is a file; give a folder")
+    check_output_path(folder / "x", flag, inputs) if folder.is_dir() else check_output_path(folder, flag, inputs)
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError as exc:
+        raise UsageError(f"{flag} {folder}: {exc.strerror}") from None
 
 
 def _real(path: Path) -> Path:

@@ -15,10 +15,18 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from solitaire_ds.cli.args import UsageError, check_output_path, max_workers, process_count, seconds, write_output
+from solitaire_ds.cli.args import (
+    UsageError,
+    check_output_folder,
+    check_output_path,
+    max_workers,
+    process_count,
+    seconds,
+    write_output,
+)
 from solitaire_ds.course import EXERCISES, REPO_ROOT, Exercise, ImplError, exercise, generate, resolve_impl
 from solitaire_ds.course.markers import MarkerError
-from solitaire_ds.course.report import check_text, csv_text, gradescope_json, score_table
+from solitaire_ds.course.report import check_text, csv_text, feedback_markdown, gradescope_json, score_table
 from solitaire_ds.course.results import Limits, SubmissionResult
 from solitaire_ds.text import shown
 
@@ -53,6 +61,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check.add_argument("number", nargs="?", metavar="N", type=exercise_number,
                        help="the exercise (all when omitted)")
     check.add_argument("--impl", metavar="PATH", default="exercises", help="folder to check")
+    check.add_argument("--all", action="store_true", dest="every",
+                       help="show every failing test of each exercise (default: the first)")
     _limit_flags(check)
     check.set_defaults(handler=_check)
 
@@ -78,6 +88,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     grade.add_argument("paths", nargs="+", metavar="PATH", help="submission folders")
     grade.add_argument("--json", metavar="FILE", help="write Gradescope results.json")
     grade.add_argument("--csv", metavar="FILE", help="write one row per submission")
+    grade.add_argument("--json-dir", metavar="DIR", type=Path,
+                       help="write each submission's results (one entry per test) to DIR/NAME.json")
+    grade.add_argument("--feedback", metavar="DIR", type=Path,
+                       help="write each student's feedback, every failing test, to DIR/NAME.md")
     grade.add_argument(
         "--exercise", metavar="N", action="append", type=exercise_number,
         help="grade only exercise N (repeatable)"
@@ -304,7 +318,7 @@ def _check(args: argparse.Namespace) -> int:
         result = runner.grade_submission(folder, chosen, limits)
     except runner.GradingError as exc:
         raise UsageError(str(exc)) from None
-    print(check_text(result))
+    print(check_text(result, every=args.every))
     return 0 if all(r.status == "pass" for r in result.exercises) else 1
 
 
@@ -316,6 +330,9 @@ def _grade(args: argparse.Namespace) -> int:
         check_output_path(json_file, "--json", args.paths, [("--csv", csv_file)])
     if csv_file is not None:
         check_output_path(csv_file, "--csv", args.paths)
+    for folder, flag in ((args.json_dir, "--json-dir"), (args.feedback, "--feedback")):
+        if folder is not None:
+            check_output_folder(folder, flag, args.paths)
     if args.json and len(args.paths) > 1:
         raise UsageError(
             f"--json writes one submission's results.json; got {len(args.paths)} paths "
@@ -355,4 +372,25 @@ def _grade(args: argparse.Namespace) -> int:
         write_output(json_file, json.dumps(gradescope_json(results[0]), indent=2) + "\n")
     if csv_file is not None:
         write_output(csv_file, csv_text(results))
+    names = _file_names(results)
+    if args.json_dir is not None:
+        from solitaire_ds.course.gradescope import results_json
+
+        for name, result in zip(names, results, strict=True):
+            data = results_json(result, {}, result.seconds)
+            write_output(args.json_dir / f"{name}.json", json.dumps(data, indent=2) + "\n")
+    if args.feedback is not None:
+        for name, result in zip(names, results, strict=True):
+            write_output(args.feedback / f"{name}.md", feedback_markdown(result))
     return 0
+
+
+def _file_names(results: Sequence[SubmissionResult]) -> list[str]:
+    """Return a file name for each submission: its folder's name, numbered when two share one."""
+    names: list[str] = []
+    for result in results:
+        name = "".join(c if c.isalnum() or c in "-_." else "_" for c in result.name).lstrip(".") or "submission"
+        while name in names:
+            name += "_"
+        names.append(name)
+    return names

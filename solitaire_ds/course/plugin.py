@@ -284,7 +284,7 @@ def pytest_runtest_makereport(
         rec.failed.setdefault(item.nodeid, str(timeout.msg))
     if rec is not None and report.failed and item.nodeid not in rec.failed:
         if call.excinfo is not None:
-            rec.failed[item.nodeid] = _describe(call.excinfo.value)
+            rec.failed[item.nodeid] = _describe(call.excinfo.value) + _where(call.excinfo.value, item.config)
         else:
             rec.failed[item.nodeid] = _shorten(str(report.longrepr))
     return report
@@ -397,6 +397,28 @@ def _one_line(exc: BaseException, relpath: str) -> str:
         if frame.filename.replace(os.sep, "/").endswith(relpath):
             line = f" (line {frame.lineno})"
     return _shorten(f"{type(exc).__name__}: {_safe_str(exc)}".splitlines()[0]) + line
+
+
+def _where(exc: BaseException, config: pytest.Config) -> str:
+    """Return where in the submission's own files the failure surfaced, or ''.
+
+    The innermost frame of the traceback (or of its cause) that runs a file of the
+    implementation under test: ``"\n(in structures/array_stack.py, line 42, in pop)"``.
+    """
+    impl = str(config.getoption("--impl"))
+    if impl == "solitaire_ds":
+        return ""
+    root = os.path.realpath(impl) + os.sep
+    seen = 0
+    while exc is not None and seen < 5:
+        frames = [f for f in traceback.extract_tb(exc.__traceback__) if os.path.realpath(f.filename).startswith(root)]
+        if frames:
+            last = frames[-1]
+            relpath = os.path.relpath(os.path.realpath(last.filename), root.rstrip(os.sep))
+            return f"\n(in {relpath}, line {last.lineno}, in {last.name})"
+        exc = exc.__cause__ or exc.__context__  # type: ignore[assignment]
+        seen += 1
+    return ""
 
 
 def _describe(exc: BaseException) -> str:

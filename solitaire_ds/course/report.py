@@ -21,7 +21,7 @@ from typing import Any
 
 from solitaire_ds.course.results import ExerciseResult, SubmissionResult
 
-__all__ = ["check_text", "csv_text", "gradescope_json", "score_table"]
+__all__ = ["check_text", "csv_text", "feedback_markdown", "gradescope_json", "score_table"]
 
 _TITLE_WIDTH = 44
 
@@ -69,7 +69,7 @@ def score_table(result: SubmissionResult) -> str:
 _STATUS = {"pass": "PASS", "partial": "FAIL", "fail": "FAIL", "error": "ERROR"}
 
 
-def check_text(result: SubmissionResult) -> str:
+def check_text(result: SubmissionResult, every: bool = False) -> str:
     """Return the student's report: a pass/fail table, then each first failing example.
 
     >>> from solitaire_ds.course.catalog import exercise
@@ -93,6 +93,10 @@ def check_text(result: SubmissionResult) -> str:
         lines += ["", f"Exercise {r.exercise.number} ({r.exercise.title}):"]
         if r.reason:
             lines.append(f"  {r.reason}")
+        elif every and r.tests:
+            for test in (t for t in r.tests if not t.passed):
+                lines.append(f"  failing test: {test.test}")
+                lines.extend(f"    {line}" for line in test.message.splitlines())
         elif r.failures:
             first = r.failures[0]
             lines.append(f"  first failing test: {first.test}")
@@ -188,3 +192,29 @@ def csv_text(results: Sequence[SubmissionResult]) -> str:
 def _cell(text: str) -> str:
     """Return ``text`` safe for a spreadsheet cell: a leading ``'`` before a formula's first sign."""
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def feedback_markdown(result: SubmissionResult) -> str:
+    """Return the feedback a student can be handed: every failing test, whole, in Markdown.
+
+    Runtime complexity: O(number of tests).
+
+    >>> from solitaire_ds.course.catalog import exercise
+    >>> from solitaire_ds.course.results import ExerciseResult, SubmissionResult, TestOutcome
+    >>> r = ExerciseResult(exercise(1), 0, 1, tests=(TestOutcome("TestArrayStack::test_pop", False, "pop() raised"),))
+    >>> print(feedback_markdown(SubmissionResult("alice", "alice", (r,))).splitlines()[0])
+    # Feedback for alice: 0.00 of 10 points
+    """
+    lines = [f"# Feedback for {result.name}: {result.score:.2f} of {result.max_score} points", ""]
+    for r in result.exercises:
+        lines += [f"## Exercise {r.exercise.number}: {r.exercise.title} — {r.score:.2f} of {r.max_score} "
+                  f"({r.passed} of {r.total} tests pass)", ""]
+        if r.reason:
+            lines += [f"Not graded: {r.reason}", ""]
+            continue
+        failing = [t for t in r.tests if not t.passed]
+        if not failing:
+            lines += ["Every test passes.", ""]
+        for test in failing:
+            lines += [f"### {test.test}", "", "```text", *test.message.splitlines(), "```", ""]
+    return "\n".join(lines)

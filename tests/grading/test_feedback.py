@@ -1,0 +1,53 @@
+"""Feedback that can be handed back: every failing test, where it surfaced, one file per student."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from solitaire_ds.cli import main
+from tests.grading.submissions import make_submission
+
+BROKEN_POP = """
+def _pop(self):
+    raise RuntimeError("oops")
+
+
+ArrayStack.pop = _pop
+"""
+
+
+def test_grade_writes_feedback_and_json_for_each_student(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    alice = make_submission(tmp_path / "class", "alice", {1: BROKEN_POP})
+    bob = make_submission(tmp_path / "class", "bob", {1: None})
+    out = tmp_path / "out"
+    out.mkdir()
+    args = ["grade", str(alice), str(bob), "--exercise", "1", "--feedback", str(out / "feedback"),
+            "--json-dir", str(out / "json")]
+    assert main(args) == 0
+    capsys.readouterr()
+    feedback = (out / "feedback" / "alice.md").read_text()
+    failing = [line for line in feedback.splitlines() if line.startswith("### ")]
+    assert len(failing) == 8  # every failing test, not the first only
+    assert "raised RuntimeError: oops" in feedback
+    assert "(in structures/array_stack.py, line " in feedback and "in _pop)" in feedback
+    assert "Every test passes." in (out / "feedback" / "bob.md").read_text()
+    data = json.loads((out / "json" / "alice.json").read_text())
+    assert len(data["tests"]) == 17 and sum(t["status"] == "failed" for t in data["tests"]) == 8
+
+
+def test_check_all_shows_every_failing_test(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    mine = make_submission(tmp_path, "mine", {1: BROKEN_POP})
+    assert main(["check", "1", "--impl", str(mine)]) == 1
+    assert capsys.readouterr().out.count("failing test") == 1
+    assert main(["check", "1", "--impl", str(mine), "--all"]) == 1
+    assert capsys.readouterr().out.count("failing test:") == 8
+
+
+def test_feedback_inside_a_graded_folder_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    alice = make_submission(tmp_path, "alice", {1: None})
+    assert main(["grade", str(alice), "--feedback", str(alice / "notes")]) == 2
+    assert "inside the folder" in capsys.readouterr().err
+    assert not (alice / "notes").exists()
