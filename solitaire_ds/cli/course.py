@@ -25,6 +25,7 @@ from solitaire_ds.cli.args import (
     write_output,
 )
 from solitaire_ds.course import EXERCISES, REPO_ROOT, Exercise, ImplError, exercise, generate, resolve_impl
+from solitaire_ds.course.config import Course, CourseError, load_course
 from solitaire_ds.course.markers import MarkerError
 from solitaire_ds.course.report import check_text, csv_text, feedback_markdown, gradescope_json, score_table
 from solitaire_ds.course.results import Limits, SubmissionResult
@@ -81,6 +82,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     gs.add_argument("--after-due-date", type=exercise_numbers, default=[], metavar="LIST",
                     help="exercises whose tests students see after the due date")
     gs.add_argument("--out", type=Path, required=True, metavar="FILE", help="the zip to write")
+    _course_flags(gs)
     gs.set_defaults(handler=_gradescope)
     auto.set_defaults(handler=lambda args: _usage(auto))
 
@@ -100,8 +102,25 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        help=f"submissions graded at once (default 1, at most {max_workers()} here)")
     grade.add_argument("--require-sandbox", action="store_true",
                        help="refuse to grade where there is no sandbox (bubblewrap) instead of grading without")
+    _course_flags(grade)
     _limit_flags(grade)
     grade.set_defaults(handler=_grade)
+
+
+def _course_flags(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--course", metavar="FILE", type=Path,
+                        help="the course file (TOML): points per exercise, weights per test group "
+                        "(default: every exercise 10 points, its tests equal)")
+    parser.add_argument("--tests", metavar="DIR", type=Path,
+                        help="your own contract tests, files named test_exNN_*.py, run beside exercise NN's")
+
+
+def _course(args: argparse.Namespace) -> Course:
+    """Return the course the ``--course`` and ``--tests`` options describe; misuse is a UsageError."""
+    try:
+        return load_course(args.course, args.tests)
+    except CourseError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _limit_flags(parser: argparse.ArgumentParser) -> None:
@@ -236,8 +255,9 @@ def _gradescope(args: argparse.Namespace) -> int:
     check_output_path(args.out, "--out")
     visibility = {n: "hidden" if n in args.hidden else "after_due_date" if n in args.after_due_date else "visible"
                   for n in numbers}
+    _course(args)
     try:
-        names = build_bundle(args.out, numbers, visibility)
+        names = build_bundle(args.out, numbers, visibility, args.course, args.tests)
     except (FileNotFoundError, subprocess.CalledProcessError, OSError) as exc:
         raise UsageError(f"cannot build the bundle: {exc}") from None
     print(f"wrote {args.out}: {', '.join(names)} (exercises {', '.join(map(str, numbers))})")
@@ -343,6 +363,7 @@ def _grade(args: argparse.Namespace) -> int:
             raise UsageError(f"submission folder not found: {path!r}")
     chosen = _selected(args.exercise)
     limits = _limits(args)
+    course = _course(args)
     several = len(args.paths) > 1
 
     def progress(result: SubmissionResult) -> None:
@@ -362,8 +383,8 @@ def _grade(args: argparse.Namespace) -> int:
         print(f"solitaire-ds: grading without a sandbox: {sandbox} (each row's notes say so too)",
               file=sys.stderr, flush=True)
     try:
-        results = runner.grade_many(args.paths, chosen, limits, jobs, progress, args.require_sandbox)
-    except runner.GradingError as exc:
+        results = runner.grade_many(args.paths, chosen, limits, jobs, progress, args.require_sandbox, course)
+    except (runner.GradingError, CourseError) as exc:
         raise UsageError(str(exc)) from None
     for result in results:
         print(score_table(result))

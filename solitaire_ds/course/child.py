@@ -72,7 +72,7 @@ class Run:
 
     def last_test(self) -> str:
         tests = [str(e["id"]) for e in self.events if e["e"] == "test"]
-        return tests[-1].split("::", 1)[-1] if tests else ""
+        return plugin.test_name(tests[-1]) if tests else ""
 
     def output_tail(self) -> str:
         lines = [line for line in self.output.strip().splitlines() if line.strip()]
@@ -191,6 +191,10 @@ def run_child(
                 "PYTHONPATH": str(seen_code),
                 "PYTHONHASHSEED": "0",
                 "PYTHONDONTWRITEBYTECODE": "1",
+                # Only the plugins named below: an auto-loaded plugin makes pytest rewrite the
+                # asserts of its whole distribution (all of Hypothesis) in every child, half
+                # of a child's start-up time.
+                "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
                 "TMPDIR": "/tmp" if sandbox is not None else str(workdir),
             }
         )
@@ -198,6 +202,7 @@ def run_child(
             sys.executable, "-m", "pytest", *(str(seen_code / f) for f in files),
             "--impl", impl,
             "-p", "solitaire_ds.course.plugin",
+            "-p", "_hypothesis_pytestplugin",  # Hypothesis' own reporting and options
             "-p", "no:cacheprovider",
             "-p", "no:terminal",  # the results file is the only report
             "-p", "no:timeout",  # the plugin keeps its own per-test alarm

@@ -5,7 +5,8 @@ nothing of the course but the package: ``setup.sh`` (run once when Gradescope bu
 image: installs bubblewrap, makes a virtual environment and installs the bundled wheel of
 this very version with the pinned ``grading`` extra), ``run_autograder`` (run for each
 submission: grades ``/autograder/submission`` and writes ``/autograder/results/results.json``)
-and ``course.json`` (which exercises, and what students see of each). The autograder's
+``course.json`` (which exercises, and what students see of each), ``course.toml`` (the
+points and test weights) and ``tests/`` (the instructor's own tests, if any). The autograder's
 root can be moved with the environment variable ``SOLITAIRE_DS_AUTOGRADER_ROOT`` (the tests
 use a temporary folder), the virtual environment with ``SOLITAIRE_DS_AUTOGRADER_VENV``.
 
@@ -29,7 +30,8 @@ from typing import Any
 
 from solitaire_ds import __version__
 from solitaire_ds.course.catalog import REPO_ROOT, Exercise, exercise
-from solitaire_ds.course.results import SubmissionResult
+from solitaire_ds.course.config import DEFAULT_COURSE, load_course, load_instructor_tests
+from solitaire_ds.course.results import SubmissionResult, TestOutcome
 
 __all__ = ["VISIBILITIES", "build_bundle", "find_submission", "results_json", "run"]
 
@@ -60,8 +62,9 @@ exec "$venv/bin/python" -m solitaire_ds.course.gradescope "$here/course.json"
 def results_json(result: SubmissionResult, visibility: dict[int, str], seconds: float = 0.0) -> dict[str, Any]:
     """Return Gradescope's ``results.json`` for one graded submission: one entry per test.
 
-    Each test is worth ``points / tests`` of its exercise; a test that did not run (the
-    exercise could not import, say) fails with the reason.
+    Each test is worth its share of its exercise's points (``points / tests`` unless the
+    course file weighs its tests); a test that did not run (the exercise could not import,
+    say) fails with the reason.
 
     Runtime complexity: O(number of tests).
 
@@ -73,20 +76,17 @@ def results_json(result: SubmissionResult, visibility: dict[int, str], seconds: 
     """
     tests = []
     for r in result.exercises:
-        each = r.max_score / r.total if r.total else 0.0
-        outcomes = r.tests or ()
-        names = [t.test for t in outcomes] or [f"test {k}" for k in range(1, r.total + 1)]
-        for k, name in enumerate(names, start=1):
-            outcome = outcomes[k - 1] if outcomes else None
-            passed = outcome is not None and outcome.passed and not r.reason
-            output = r.reason or (outcome.message if outcome is not None else "") or ""
+        outcomes = r.tests or tuple(TestOutcome(f"test {k}", False) for k in range(1, r.total + 1))
+        for k, outcome in enumerate(outcomes, start=1):
+            passed = outcome.passed and not r.reason
+            each = round(r.test_points(outcome), 4)
             tests.append({
-                "name": f"Exercise {r.exercise.number}: {name}",
+                "name": f"Exercise {r.exercise.number}: {outcome.test}",
                 "number": f"{r.exercise.number}.{k}",
-                "score": round(each, 4) if passed else 0.0,
-                "max_score": round(each, 4),
+                "score": each if passed else 0.0,
+                "max_score": each,
                 "status": "passed" if passed else "failed",
-                "output": output,
+                "output": r.reason or outcome.message or "",
                 "visibility": visibility.get(r.exercise.number, "visible"),
             })
     return {
@@ -119,11 +119,21 @@ def find_submission(folder: Path, exercises: Sequence[Exercise]) -> Path:
     return flat
 
 
-def build_bundle(out: Path, numbers: Sequence[int], visibility: dict[int, str]) -> list[str]:
+def build_bundle(
+    out: Path, numbers: Sequence[int], visibility: dict[int, str],
+    course_file: Path | None = None, tests: Path | None = None,
+) -> list[str]:
     """Write Gradescope's autograder zip for exercises ``numbers`` to ``out``; return its names.
 
+    The zip holds the course file (``course_file``, or the shipped default) as
+    ``course.toml`` and the instructor's tests of the folder ``tests`` under ``tests/``.
     Needs a checkout of solitaire-ds (the bundled wheel is built from it with ``pip wheel``).
+    Raise :class:`~solitaire_ds.course.config.CourseError` for a course file or tests that
+    cannot be used, before anything is built.
     """
+    load_course(course_file, tests)  # refuse a bad course before building anything
+    extra = {f"tests/{Path(rel).name}": data.decode("utf-8") for rel, data in
+             (load_instructor_tests(tests) if tests is not None else {}).items() if not rel.endswith("__init__.py")}
     if not (REPO_ROOT / "pyproject.toml").is_file():
         raise FileNotFoundError(f"{REPO_ROOT} is not a checkout of solitaire-ds; build the bundle from one")
     with tempfile.TemporaryDirectory(prefix="solitaire-ds-bundle-") as tmp:
@@ -136,12 +146,14 @@ def build_bundle(out: Path, numbers: Sequence[int], visibility: dict[int, str]) 
             "setup.sh": _SETUP.format(wheel=wheel.name),
             "run_autograder": _RUN,
             "course.json": json.dumps(course, indent=2) + "\n",
+            "course.toml": (course_file or DEFAULT_COURSE).read_text(encoding="utf-8"),
+            **extra,
         }
         partial = out.with_name(f".{out.name}.tmp")
         with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as bundle:
             for name, text in files.items():
                 info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-                info.external_attr = (0o755 if name != "course.json" else 0o644) << 16
+                info.external_attr = (0o755 if name in ("setup.sh", "run_autograder") else 0o644) << 16
                 bundle.writestr(info, text)
             bundle.write(wheel, wheel.name)
         os.replace(partial, out)
@@ -156,9 +168,13 @@ def run(course_file: Path) -> int:
     course = json.loads(course_file.read_text(encoding="utf-8"))
     chosen = [exercise(int(e["number"])) for e in course["exercises"]]
     visibility = {int(e["number"]): str(e["visibility"]) for e in course["exercises"]}
+    here = course_file.parent
+    tests = here / "tests"
+    setup = load_course(here / "course.toml" if (here / "course.toml").is_file() else None,
+                        tests if tests.is_dir() else None)
     started = time.monotonic()
     folder = find_submission(root / "submission", chosen)
-    (result,) = grade_many([folder], chosen)
+    (result,) = grade_many([folder], chosen, course=setup)
     data = results_json(result, visibility, time.monotonic() - started)
     results = root / "results"
     results.mkdir(parents=True, exist_ok=True)

@@ -50,6 +50,7 @@ __all__ = [
     "WALL_FACTOR",
     "exercise_number",
     "sign",
+    "test_name",
 ]
 
 #: Set to "1" in the child: load the deterministic Hypothesis profile.
@@ -81,6 +82,23 @@ def exercise_number(path: str | Path) -> int | None:
     """
     found = _FILE_PATTERN.match(Path(path).name)
     return int(found.group(1)) if found else None
+
+
+def test_name(test_id: str) -> str:
+    """Return the name a test is reported by: its id without the contract file.
+
+    An instructor's own test (see :mod:`solitaire_ds.course.config`) keeps its file's name.
+
+    >>> test_name("solitaire_ds/course/contracts/test_ex01_array_stack.py::TestArrayStack::test_len")
+    'TestArrayStack::test_len'
+    >>> test_name("solitaire_ds/course/contracts/instructor/test_ex01_more.py::test_many")
+    'instructor/test_ex01_more.py::test_many'
+    """
+    file, _, rest = test_id.partition("::")
+    parts = file.replace("\\", "/").split("/")
+    if len(parts) >= 2 and parts[-2] == "instructor":
+        return f"instructor/{parts[-1]}::{rest}"
+    return rest
 
 
 def sign(key: bytes, payload: str) -> str:

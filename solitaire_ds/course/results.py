@@ -38,6 +38,8 @@ class TestOutcome:
     test: str
     passed: bool
     message: str = ""
+    #: Its share of the exercise's points, relative to the others' (the course file's groups).
+    weight: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,9 @@ class ExerciseResult:
     seconds: float = 0.0
     #: Every test of the exercise, in order (empty when it could not run; see ``reason``).
     tests: tuple[TestOutcome, ...] = ()
+    #: The CPU time its test process (and all it started) used, in seconds (a measurement,
+    #: not part of the grade: two gradings of one submission compare equal without it).
+    cpu: float = field(default=0.0, compare=False)
 
     @property
     def max_score(self) -> int:
@@ -62,13 +67,32 @@ class ExerciseResult:
     def score(self) -> float:
         """``points * passed / total``, rounded to two decimals (0 when there are no tests).
 
+        With the outcome of every test, the points are shared by the tests' weights (all 1
+        by default, which is the same): ``points * passed weight / total weight``.
+
         >>> from solitaire_ds.course.catalog import exercise
         >>> ExerciseResult(exercise(2), passed=1, total=3).score
         3.33
+        >>> heavy = (TestOutcome("a", True, weight=3), TestOutcome("b", False))
+        >>> ExerciseResult(exercise(2), passed=1, total=2, tests=heavy).score
+        7.5
         """
-        if self.total <= 0:
+        if self.total <= 0 or self.reason:
             return 0.0
-        return round(self.exercise.points * self.passed / self.total, 2)
+        return round(self.exercise.points * self.share, 2)
+
+    @property
+    def share(self) -> float:
+        """The part of the exercise's points earned, from 0 to 1 (weighted when the tests are known)."""
+        if self.tests and len(self.tests) == self.total:
+            weight = sum(t.weight for t in self.tests)
+            return sum(t.weight for t in self.tests if t.passed) / weight if weight > 0 else 0.0
+        return self.passed / self.total if self.total > 0 else 0.0
+
+    def test_points(self, outcome: TestOutcome) -> float:
+        """Return what test ``outcome`` is worth in this exercise (passed or not)."""
+        weight = sum(t.weight for t in self.tests) if self.tests else float(self.total)
+        return self.exercise.points * outcome.weight / weight if weight > 0 else 0.0
 
     @property
     def status(self) -> str:

@@ -32,11 +32,11 @@ from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from solitaire_ds.course import plugin
 from solitaire_ds.course.catalog import EXERCISES, REPO_ROOT, Exercise, resolve_impl
 from solitaire_ds.course.child import Run, grader_files, package_files, run_child
+from solitaire_ds.course.config import Course
 from solitaire_ds.course.honesty import forbidden, suspicious
 from solitaire_ds.course.markers import exercise_view, solution_view
 from solitaire_ds.course.results import ExerciseResult, Failure, Limits, SubmissionResult, TestOutcome
@@ -100,35 +100,50 @@ def available_exercises(numbers: Iterable[int] | None = None) -> list[Exercise]:
     ]
 
 
-_REFERENCE_CACHE: dict[tuple[Any, ...], Reference] = {}
-
-
-def reference_tests(exercises: Sequence[Exercise], limits: Limits | None = None) -> Reference:
+def reference_tests(
+    exercises: Sequence[Exercise], limits: Limits | None = None, course: Course | None = None
+) -> Reference:
     """Collect the contract tests of ``exercises`` on the reference implementation.
 
-    One collection covers every available exercise and is cached for the life of the
-    process (until a contract file changes), so grading many submissions, or a few
-    exercises at a time, collects once. An exercise whose contract file does not
-    collect, or collects no test, is left out of :attr:`Reference.tests` and explained
-    in :attr:`Reference.problems`.
+    Only the exercises asked for are collected (``check 1`` collects one file), each once
+    for the life of the process, so grading many submissions, or a few exercises at a
+    time, collects each file once. The ``course``'s own tests for an exercise are
+    collected with it. An exercise whose contract file does not collect, or collects no
+    test, is left out of :attr:`Reference.tests` and explained in :attr:`Reference.problems`.
     """
-    every = _collect_reference(available_exercises(), limits or Limits())
-    wanted = {ex.number for ex in exercises}
-    tests = {n: ids for n, ids in every.tests.items() if n in wanted}
-    problems = {n: why for n, why in every.problems.items() if n in wanted}
+    course = course or Course()
+    available = {ex.number for ex in available_exercises()}
+    missing = [ex for ex in exercises
+               if ex.number in available and (ex.number, course.tests_key(ex.number)) not in _REFERENCE_CACHE]
+    if missing:
+        found_now = _collect_reference(missing, limits or Limits(), course)
+        _REFERENCE_CACHE.update({(n, course.tests_key(n)): v for n, v in found_now.items()})
+    tests: dict[int, tuple[str, ...]] = {}
+    problems: dict[int, str] = {}
     for ex in exercises:
-        if ex.number not in tests and ex.number not in problems:
-            problems[ex.number] = f"{ex.test_file} is missing"
+        found = _REFERENCE_CACHE.get((ex.number, course.tests_key(ex.number)), f"{ex.test_file} is missing")
+        if isinstance(found, str):
+            problems[ex.number] = found
+        else:
+            tests[ex.number] = found
     return Reference(tests, problems)
 
 
-def _collect_reference(exercises: Sequence[Exercise], limits: Limits) -> Reference:
-    """Collect the contract files of ``exercises`` with ``--impl solitaire_ds`` (cached)."""
-    files = [ex.test_file for ex in exercises]
-    cache_key = tuple(files)
-    if cache_key in _REFERENCE_CACHE:
-        return _REFERENCE_CACHE[cache_key]
-    run = run_child(files, "solitaire_ds", limits, collect_only=True)
+#: Each exercise's reference test ids, or why it has none, as collected by this process,
+#: by exercise and the digest of the instructor's tests for it.
+_REFERENCE_CACHE: dict[tuple[int, str], tuple[str, ...] | str] = {}
+
+
+def _collect_reference(
+    exercises: Sequence[Exercise], limits: Limits, course: Course
+) -> dict[int, tuple[str, ...] | str]:
+    """Collect the contract files of ``exercises`` (and the course's own) with ``--impl solitaire_ds``.
+
+    Return each exercise's test ids, or why it has none.
+    """
+    files = [f for ex in exercises for f in (ex.test_file, *course.test_files(ex.number))]
+    code = {**grader_files(), **course.tests} if course.tests else None
+    run = run_child(files, "solitaire_ds", limits, collect_only=True, code_files=code)
     ids: list[str] = []
     errors: dict[int, str] = {}
     for event in run.events:
@@ -140,19 +155,16 @@ def _collect_reference(exercises: Sequence[Exercise], limits: Limits) -> Referen
                 errors[number] = f"its contract tests do not collect: {event['msg']}"
     if not run.ended:
         raise GradingError(f"collecting the contract tests failed: {run.output_tail()}")
-    tests: dict[int, tuple[str, ...]] = {}
-    problems: dict[int, str] = {}
+    found: dict[int, tuple[str, ...] | str] = {}
     for ex in exercises:
         mine = tuple(i for i in ids if plugin.exercise_number(i.split("::")[0]) == ex.number)
         if ex.number in errors:
-            problems[ex.number] = errors[ex.number]
+            found[ex.number] = errors[ex.number]
         elif not mine:
-            problems[ex.number] = f"{ex.test_file} holds no tests"
+            found[ex.number] = f"{ex.test_file} holds no tests"
         else:
-            tests[ex.number] = mine
-    reference = Reference(tests, problems)
-    _REFERENCE_CACHE[cache_key] = reference
-    return reference
+            found[ex.number] = mine
+    return found
 
 
 def grade_submission(
@@ -161,13 +173,16 @@ def grade_submission(
     limits: Limits | None = None,
     reference: Reference | None = None,
     require_sandbox: bool = False,
+    course: Course | None = None,
 ) -> SubmissionResult:
     """Grade the folder ``path`` on ``exercises`` (every available one when omitted).
 
-    Raise :class:`GradingError` when the folder does not exist or the grader cannot run,
-    or, with ``require_sandbox``, when there is no sandbox to run it in.
+    ``course`` sets the points, the test weights and the instructor's own tests (the
+    shipped default when omitted). Raise :class:`GradingError` when the folder does not
+    exist or the grader cannot run, or, with ``require_sandbox``, when there is no
+    sandbox to run it in.
     """
-    return _grade(path, exercises, limits, reference, require_sandbox)[0]
+    return _grade(path, exercises, limits, reference, require_sandbox, course or Course())[0]
 
 
 def _grade(
@@ -176,8 +191,14 @@ def _grade(
     limits: Limits | None,
     reference: Reference | None,
     require_sandbox: bool,
+    course: Course,
 ) -> tuple[SubmissionResult, dict[int, str | None]]:
-    """Grade one folder; return its result and the fingerprint of each exercise's graded code."""
+    """Grade one folder; return its result and the fingerprint of each exercise's graded code.
+
+    Without a ``reference``, the reference collection runs beside the submission's own
+    exercises (``check 1`` waits for one child, not two in a row); scores are counted once
+    both are done.
+    """
     started = time.monotonic()
     limits = limits or Limits()
     sandbox = sandbox_or_why(require_sandbox)
@@ -187,42 +208,39 @@ def _grade(
         raise GradingError(str(exc)) from None
     if exercises is None:
         exercises = available_exercises()
-    reference = reference or reference_tests(exercises, limits)
-    notes = [f"exercise {n} not graded: {why}" for n, why in sorted(reference.problems.items())]
-    if isinstance(sandbox, str):
-        notes.insert(0, f"graded without a sandbox: {sandbox}")
-    graded = [ex for ex in exercises if ex.number in reference.tests]
-    results: dict[int, ExerciseResult] = {}
+    available = {ex.number for ex in available_exercises()}
+    runnable_ones = [ex for ex in exercises if ex.number in available]
+    outcomes: dict[int, Run | str] = {}
     prints: dict[int, str | None] = {}
-    with tempfile.TemporaryDirectory(prefix="solitaire-ds-submission-") as tmp:
-        copy, problems = (copy_submission(folder, graded, Path(tmp) / "submission")
+    notes: list[str] = []
+    with ThreadPoolExecutor(max_workers=1) as pool, \
+            tempfile.TemporaryDirectory(prefix="solitaire-ds-submission-") as tmp:
+        pending = None if reference is not None else pool.submit(reference_tests, exercises, limits, course)
+        copy, problems = (copy_submission(folder, runnable_ones, Path(tmp) / "submission")
                           if isinstance(folder, Path) else (None, {}))
-        runnable = []
-        for ex in graded:
-            if ex.number in problems:
-                results[ex.number] = ExerciseResult(ex, 0, len(reference.tests[ex.number]), reason=problems[ex.number])
-            else:
-                runnable.append(ex)
         forged = 0
         cpu_used = 0.0  # the submission's budget is CPU time too: the same on a busy machine
-        for ex in runnable:
-            ids = reference.tests[ex.number]
+        for ex in runnable_ones:
+            if ex.number in problems:
+                outcomes[ex.number] = problems[ex.number]
+                continue
             left = limits.submission_seconds - cpu_used
             if left <= 0:
-                reason = f"not run: the submission used up its {limits.submission_seconds:g} s of CPU time"
-                results[ex.number] = ExerciseResult(ex, 0, len(ids), reason=reason)
+                outcomes[ex.number] = f"not run: the submission used up its {limits.submission_seconds:g} s of CPU time"
                 continue
             if copy is not None:
                 notes.extend(_suspicious(copy, ex))
                 prints[ex.number] = fingerprint(_text(copy / ex.relpath), graded_names_of(ex))
                 why = forbidden(_text(copy / ex.relpath), ex.relpath) if limits.screen else ""
                 if why:
-                    results[ex.number] = ExerciseResult(ex, 0, len(ids), reason=why)
+                    outcomes[ex.number] = why
                     continue
+            code = package_files(ex if copy is not None else None)
             for _attempt in range(2):  # once more when the grader's files changed under it
                 run = run_child(
-                    [ex.test_file], str(folder), limits, seconds=min(left, limits.exercise_seconds),
-                    code_files=package_files(ex if copy is not None else None), submission=copy,
+                    [ex.test_file, *course.test_files(ex.number)], str(folder), limits,
+                    seconds=min(left, limits.exercise_seconds),
+                    code_files={**code, **course.tests} if course.tests else code, submission=copy,
                     sandbox=sandbox if isinstance(sandbox, Sandbox) else None, graded=graded_names_of(ex),
                 )
                 forged += run.forged
@@ -230,13 +248,25 @@ def _grade(
                 if not run.tampered:
                     break
                 left = limits.submission_seconds - cpu_used  # the retry has what is left
-            results[ex.number] = _result(ex, ids, run, limits)
+            outcomes[ex.number] = run
+        if pending is not None:
+            reference = pending.result()
+    assert reference is not None
+    notes[:0] = [f"exercise {n} not graded: {why}" for n, why in sorted(reference.problems.items())]
+    if isinstance(sandbox, str):
+        notes.insert(0, f"graded without a sandbox: {sandbox}")
     if forged:
         notes.append(f"ignored {forged} results lines not written by the grader")
-    ordered = tuple(results[ex.number] for ex in graded)
+    graded = [ex for ex in exercises if ex.number in reference.tests]
+    results = []
+    for ex in graded:
+        ids = reference.tests[ex.number]
+        outcome = outcomes[ex.number]
+        results.append(ExerciseResult(course.exercise(ex), 0, len(ids), reason=outcome) if isinstance(outcome, str)
+                       else dataclasses.replace(_result(course, ex, ids, outcome, limits), cpu=round(outcome.cpu, 2)))
     name = Path(path).name or str(path)
     seconds = round(time.monotonic() - started, 2)
-    return SubmissionResult(name, str(path), ordered, tuple(notes), seconds), prints
+    return SubmissionResult(name, str(path), tuple(results), tuple(notes), seconds), prints
 
 
 def grade_many(
@@ -246,20 +276,25 @@ def grade_many(
     jobs: int = 1,
     progress: Callable[[SubmissionResult], None] | None = None,
     require_sandbox: bool = False,
+    course: Course | None = None,
 ) -> list[SubmissionResult]:
     """Grade each folder of ``paths`` with up to ``jobs`` running at once; keep their order.
 
     Graded code that is the same (names and formatting aside) as the reference solution's
-    or as another submission's of this run gets a note; the scores do not change.
+    or as another submission's of this run gets a note; the scores do not change. A
+    ``course`` whose weight groups match none of their exercise's tests raises
+    :class:`~solitaire_ds.course.config.CourseError` before anything is graded.
     """
     limits = limits or Limits()
+    course = course or Course()
     if exercises is None:
         exercises = available_exercises()
     sandbox_or_why(require_sandbox)
-    reference = reference_tests(exercises, limits)
+    reference = reference_tests(exercises, limits, course)
+    course.check_groups({n: [plugin.test_name(i) for i in ids] for n, ids in reference.tests.items()})
 
     def one(path: str | Path) -> tuple[SubmissionResult, dict[int, str | None]]:
-        graded = _grade(path, exercises, limits, reference, require_sandbox)
+        graded = _grade(path, exercises, limits, reference, require_sandbox, course)
         if progress is not None:
             progress(graded[0])
         return graded
@@ -345,8 +380,9 @@ def _text(path: Path) -> str:
         return ""
 
 
-def _result(ex: Exercise, ids: tuple[str, ...], run: Run, limits: Limits) -> ExerciseResult:
+def _result(course: Course, ex: Exercise, ids: tuple[str, ...], run: Run, limits: Limits) -> ExerciseResult:
     """Score exercise ``ex`` from its own child's run: tampered, never started, cut short or whole."""
+    ex = course.exercise(ex)
     if run.tampered:
         shown = ", ".join(run.tampered[:3]) + (" ..." if len(run.tampered) > 3 else "")
         reason = f"not graded: the grader's own files changed while this exercise ran ({shown})"
@@ -356,7 +392,7 @@ def _result(ex: Exercise, ids: tuple[str, ...], run: Run, limits: Limits) -> Exe
     if ex.number not in run.begun() or (crashed and not run.last_test() and not reported):
         reason = run.crash_reason(limits, "before its tests started")
         return ExerciseResult(ex, 0, len(ids), reason=reason)
-    return _tally(ex, ids, run, crashed, limits)
+    return _tally(course, ex, ids, run, crashed, limits)
 
 
 def _suspicious(folder: Path, ex: Exercise) -> list[str]:
@@ -373,7 +409,7 @@ def _suspicious(folder: Path, ex: Exercise) -> list[str]:
 
 
 def _tally(
-    ex: Exercise, ids: tuple[str, ...], run: Run, crashed: bool, limits: Limits
+    course: Course, ex: Exercise, ids: tuple[str, ...], run: Run, crashed: bool, limits: Limits
 ) -> ExerciseResult:
     """Score exercise ``ex`` from the events of ``run``.
 
@@ -388,7 +424,7 @@ def _tally(
     outcome = {e["id"]: e for e in run.events if e["e"] == "result"}
     passed = sum(1 for i in ids if outcome.get(i, {}).get("ok") is True)
     failures = tuple(
-        Failure(i.split("::", 1)[-1], str(outcome[i]["msg"]) or "failed")
+        Failure(plugin.test_name(i), str(outcome[i]["msg"]) or "failed")
         for i in ids
         if i in outcome and not outcome[i]["ok"] and outcome[i].get("run", True)
     )
@@ -398,12 +434,12 @@ def _tally(
     if not failures and passed < total:
         failures = (Failure("(not run)", "some tests did not run"),)
     messages = {f.test: f.message for f in failures}
-    tests = tuple(
-        TestOutcome(i.split("::", 1)[-1], outcome.get(i, {}).get("ok") is True,
-                    messages.get(i.split("::", 1)[-1], "" if outcome.get(i, {}).get("ok") is True
-                                 else str(outcome.get(i, {}).get("msg") or "not run: the exercise stopped before it")))
-        for i in ids
-    )
-    return ExerciseResult(ex, passed, total, failures=failures[:5], tests=tests)
+    tests = []
+    for i in ids:
+        name, ok = plugin.test_name(i), outcome.get(i, {}).get("ok") is True
+        message = messages.get(name, "" if ok else str(outcome.get(i, {}).get("msg")
+                                                    or "not run: the exercise stopped before it"))
+        tests.append(TestOutcome(name, ok, message, course.weight_of(ex.number, name)))
+    return ExerciseResult(ex, passed, total, failures=failures[:5], tests=tuple(tests))
 
 

@@ -28,14 +28,37 @@ def test_the_schema_can_fail() -> None:
         jsonschema.validate({"tests": [{"name": "x", "visibility": "sometimes"}]}, SCHEMA)
 
 
+EXTRA_TEST = """
+from solitaire_ds.course.catalog import load_module
+
+
+def test_many_pushes(impl):
+    stack = load_module(impl, "structures.array_stack").ArrayStack(range(100))
+    assert len(stack) == 100 and stack.peek() == 99
+"""
+COURSE = """
+[exercise.1]
+points = 20
+
+[exercise.1.weights]
+"instructor/*" = 2
+"""
+
+
 @pytest.mark.slow
 def test_the_bundle_grades_an_upload_and_writes_valid_results(tmp_path: Path) -> None:
     bundle = tmp_path / "autograder.zip"
-    assert main(["autograder", "gradescope", "--exercises", "1-2", "--hidden", "2", "--out", str(bundle)]) == 0
+    mine = tmp_path / "mine"  # the instructor's own test, and a course file that counts it double
+    mine.mkdir()
+    (mine / "test_ex01_more.py").write_text(EXTRA_TEST, encoding="utf-8")
+    (tmp_path / "course.toml").write_text(COURSE, encoding="utf-8")
+    assert main(["autograder", "gradescope", "--exercises", "1-2", "--hidden", "2", "--out", str(bundle),
+                 "--course", str(tmp_path / "course.toml"), "--tests", str(mine)]) == 0
     root = tmp_path / "autograder"
     source = root / "source"
     with zipfile.ZipFile(bundle) as archive:
-        assert {"setup.sh", "run_autograder", "course.json"} <= set(archive.namelist())
+        assert {"setup.sh", "run_autograder", "course.json", "course.toml", "tests/test_ex01_more.py"} <= set(
+            archive.namelist())
         archive.extractall(source)
     env = {**os.environ, "SOLITAIRE_DS_AUTOGRADER_ROOT": str(root),
            "SOLITAIRE_DS_AUTOGRADER_VENV": str(tmp_path / "venv")}
@@ -50,10 +73,12 @@ def test_the_bundle_grades_an_upload_and_writes_valid_results(tmp_path: Path) ->
     assert done.returncode == 0, done.stderr[-2000:]
     results = json.loads((root / "results" / "results.json").read_text())
     jsonschema.validate(results, SCHEMA)
-    assert results["score"] == 10.0
+    assert results["score"] == 20.0  # the course file makes exercise 1 worth 20
     ex1 = [t for t in results["tests"] if t["number"].startswith("1.")]
     ex2 = [t for t in results["tests"] if t["number"].startswith("2.")]
-    assert len(ex1) == len(ex2) == 17  # one entry per contract test
+    assert len(ex1) == 18 and len(ex2) == 17  # one entry per contract test, and the instructor's
+    assert ex1[-1]["name"] == "Exercise 1: instructor/test_ex01_more.py::test_many_pushes"
+    assert abs(ex1[-1]["max_score"] - 2 * ex1[0]["max_score"]) < 0.001  # weighed double
     assert all(t["status"] == "passed" and t["visibility"] == "visible" for t in ex1)
     assert all(t["status"] == "failed" and t["visibility"] == "hidden" for t in ex2)
     assert "NotImplementedError" in ex2[0]["output"]
