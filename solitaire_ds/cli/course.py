@@ -29,6 +29,7 @@ from solitaire_ds.course.config import Course, CourseError, load_course
 from solitaire_ds.course.markers import MarkerError
 from solitaire_ds.course.report import check_text, csv_text, feedback_markdown, gradescope_json, score_table
 from solitaire_ds.course.results import Limits, SubmissionResult
+from solitaire_ds.course.status import Status, checked, remember, statuses
 from solitaire_ds.text import shown
 
 if TYPE_CHECKING:
@@ -41,7 +42,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     """Add ``exercises``, ``check`` and ``grade`` to the command line."""
     ex = subparsers.add_parser("exercises", help="list the course, or build exercises/ and solutions/")
     ex_sub = ex.add_subparsers(dest="exercises_command", metavar="ACTION")
-    listing = ex_sub.add_parser("list", help="show the exercises in order")
+    listing = ex_sub.add_parser(
+        "list", help="show the exercises in order, and where you stand on each",
+        description="Show the exercises in order and, run in your folder (or with --impl), where you "
+        "stand on each: not started, passed, or failing. Exercises changed since their last check "
+        "are checked again (run in your own folder, the results are kept in .solitaire-ds/ there).")
+    listing.add_argument("--impl", metavar="PATH", default=None,
+                         help="your exercise folder (default: exercises/ here, or this folder)")
+    listing.add_argument("--no-run", action="store_true",
+                         help="run no tests: exercises changed since their last check show 'not checked'")
     listing.set_defaults(handler=_list)
     init = ex_sub.add_parser(
         "init", help="write the exercise skeletons and a README into DIR (students; never the solutions)",
@@ -61,7 +70,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     check = subparsers.add_parser("check", help="run an exercise's tests on your exercises/")
     check.add_argument("number", nargs="?", metavar="N", type=exercise_number,
                        help="the exercise (all when omitted)")
-    check.add_argument("--impl", metavar="PATH", default="exercises", help="folder to check")
+    check.add_argument("--impl", metavar="PATH", default=None,
+                       help="folder to check (default: exercises/ here, or this folder when it holds the "
+                       "exercise files; your results are then kept for 'exercises list')")
     check.add_argument("--all", action="store_true", dest="every",
                        help="show every failing test of each exercise (default: the first)")
     _limit_flags(check)
@@ -205,17 +216,51 @@ def _selected(wanted: Sequence[Exercise] | None) -> list[Exercise]:
 
 
 def _list(args: argparse.Namespace) -> int:
-    try:
-        marked = {ex.number for ex in generate.marked_exercises()}
-    except MarkerError as exc:
-        raise UsageError(str(exc)) from None
-    print(f"  {'#':>2}  {'exercise':<52} {'file':<28} points  status")
-    for ex in EXERCISES:
-        tests = (REPO_ROOT / ex.test_file).is_file()
-        status = "ready" if ex.number in marked and tests else "not yet"
-        print(f"  {ex.number:>2}  {ex.title:<52} {ex.relpath:<28} {ex.points:>6}  {status}")
-    print("\nRun 'solitaire-ds check N' to test your exercises/ on exercise N.")
+    found = _progress(args)
+    if found is None:
+        print(f"  {'#':>2}  {'exercise':<52} {'file':<28} points")
+        for ex in EXERCISES:
+            print(f"  {ex.number:>2}  {ex.title:<52} {ex.relpath:<28} {ex.points:>6}")
+        print("\nNo exercise files here: 'solitaire-ds exercises init DIR' writes them, then run this in DIR.")
+        return 0
+    folder, states = found
+    print(f"Your exercises in {folder}:")
+    print(f"  {'#':>2}  {'exercise':<48} {'file':<28} points  status")
+    for state in states:
+        ex = state.exercise
+        print(f"  {ex.number:>2}  {ex.title:<48} {ex.relpath:<28} {ex.points:>6}  {state.shown}")
+    done = sum(s.state == "passed" for s in states)
+    print(f"\n{done} of {len(states)} passed. Run 'solitaire-ds check N' to see exercise N's failing tests.")
     return 0
+
+
+def _progress(args: argparse.Namespace) -> tuple[Path, list[Status]] | None:
+    """Return the student's folder and each exercise's status (checking changed ones), or None."""
+    try:
+        folder = resolve_impl(args.impl or "exercises")
+    except ImplError:
+        if args.impl:
+            raise UsageError(f"implementation folder not found: {args.impl!r}") from None
+        return None
+    if not isinstance(folder, Path) or not any((folder / ex.relpath).is_file() for ex in EXERCISES):
+        if args.impl:
+            raise UsageError(f"{args.impl!r} holds none of the exercise files")
+        return None
+    runner = _runner()
+    available = {ex.number for ex in runner.available_exercises()}
+    states = statuses(folder, EXERCISES, runner.unchanged_skeletons(folder, EXERCISES))
+    stale = [s.exercise for s in states if s.state == "not checked" and s.exercise.number in available]
+    if stale and not args.no_run:
+        print(f"Checking {len(stale)} exercise(s) changed since their last check...", flush=True)
+        try:
+            result = runner.grade_submission(folder, stale, Limits())
+        except runner.GradingError as exc:
+            raise UsageError(str(exc)) from None
+        if args.impl is None:  # the student's own folder: keep the results for next time
+            remember(folder, result)
+        fresh = checked(result)
+        states = [fresh.get(s.exercise.number, s) for s in states]
+    return folder, states
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -325,7 +370,7 @@ def _build(args: argparse.Namespace) -> int:
 def _check(args: argparse.Namespace) -> int:
     chosen = _selected([args.number] if args.number is not None else None)
     try:
-        folder = resolve_impl(args.impl)
+        folder = resolve_impl(args.impl or "exercises")
     except ImplError as exc:
         raise UsageError(
             f"{exc}; run this where your exercises are, or give --impl PATH "
@@ -338,6 +383,8 @@ def _check(args: argparse.Namespace) -> int:
         result = runner.grade_submission(folder, chosen, limits)
     except runner.GradingError as exc:
         raise UsageError(str(exc)) from None
+    if isinstance(folder, Path) and args.impl is None:  # the student's own folder
+        remember(folder, result)
     print(check_text(result, every=args.every))
     return 0 if all(r.status == "pass" for r in result.exercises) else 1
 

@@ -66,7 +66,7 @@ ENV_FAIL_FAST = "SOLITAIRE_DS_GRADING_FAIL_FAST"
 #: Seconds each test may take (setup, call and teardown together).
 ENV_TEST_SECONDS = "SOLITAIRE_DS_GRADING_TEST_SECONDS"
 
-_MESSAGE_LIMIT = 1500
+_MESSAGE_LIMIT = 64_000  # characters of a failure's message: whole for feedback, bounded for the file
 #: A test may take this many times its CPU limit on the wall clock (a busy machine).
 WALL_FACTOR = 6
 _FILE_PATTERN = re.compile(r"test_ex(\d+)_")
@@ -474,9 +474,13 @@ def _safe_str(obj: object) -> str:
 
 
 def _shorten(text: str, limit: int = _MESSAGE_LIMIT) -> str:
-    """Return ``text`` cut to ``limit`` characters and 25 lines."""
+    """Return ``text`` cut to ``limit`` characters and 1,000 lines (a bound, not a summary).
+
+    Messages are kept whole up to there, so the feedback a student is handed shows every
+    step; ``check`` shows the first lines of each, unless asked for all.
+    """
     lines = text.splitlines()
-    if len(lines) > 25:
-        lines = [*lines[:25], f"... ({len(lines) - 25} more lines)"]
+    if len(lines) > 1000:
+        lines = [*lines[:1000], f"... ({len(lines) - 1000} more lines)"]
     text = "\n".join(lines)
     return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -216,5 +217,6 @@ def feedback_markdown(result: SubmissionResult) -> str:
         if not failing:
             lines += ["Every test passes.", ""]
         for test in failing:
-            lines += [f"### {test.test}", "", "```text", *test.message.splitlines(), "```", ""]
+            fence = "`" * max(3, 1 + max((len(run) for run in re.findall("`+", test.message)), default=0))
+            lines += [f"### {test.test}", "", f"{fence}text", *test.message.splitlines(), fence, ""]
     return "\n".join(lines)

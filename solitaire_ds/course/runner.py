@@ -55,6 +55,7 @@ __all__ = [
     "graded_names_of",
     "reference_tests",
     "sandbox_or_why",
+    "unchanged_skeletons",
 ]
 
 _OUTPUT_SHOWN = 4000  # bytes kept from each end of the child's own output (diagnostics)
@@ -320,6 +321,22 @@ def sandbox_or_why(required: bool = False) -> Sandbox | str:
     if required:
         raise GradingError(f"no sandbox, and --require-sandbox was given: {why}")
     return why
+
+
+def unchanged_skeletons(folder: Path, exercises: Sequence[Exercise]) -> set[int]:
+    """Return the exercises whose file in ``folder`` still holds the skeleton's graded code.
+
+    Names and formatting aside, as for the similarity notes: a student who only renamed
+    a variable or reformatted has not started.
+    """
+    skeleton = _reference_prints(exercises)[1]
+    unchanged = set()
+    for ex in exercises:
+        file = folder / ex.relpath
+        if file.is_file() and skeleton[ex.number] is not None and \
+                fingerprint(_text(file), graded_names_of(ex)) == skeleton[ex.number]:
+            unchanged.add(ex.number)
+    return unchanged
 
 
 def graded_names_of(ex: Exercise) -> list[str]:

@@ -12,7 +12,7 @@ from tests.grading.submissions import make_submission
 
 BROKEN_POP = """
 def _pop(self):
-    raise RuntimeError("oops")
+    raise RuntimeError("oops " + "```" + "x" * 3000 + " end of a long message")
 
 
 ArrayStack.pop = _pop
@@ -32,6 +32,8 @@ def test_grade_writes_feedback_and_json_for_each_student(tmp_path: Path, capsys:
     failing = [line for line in feedback.splitlines() if line.startswith("### ")]
     assert len(failing) == 8  # every failing test, not the first only
     assert "raised RuntimeError: oops" in feedback
+    assert "x" * 3000 + " end of a long message" in feedback  # whole, however long
+    assert "\n````text\n" in feedback  # a fence longer than the message's own backticks
     assert "(in structures/array_stack.py, line " in feedback and "in _pop)" in feedback
     assert "Every test passes." in (out / "feedback" / "bob.md").read_text()
     data = json.loads((out / "json" / "alice.json").read_text())
