@@ -71,3 +71,13 @@ def test_aces_up_aces_only_says_no_ace_shows_then_that_the_game_ends() -> None:
     assert not game.stock and not game.is_over() and game.result()["score"] == 5
     assert _refusal(game, Move("end")) == (
         "no pile is empty, so no card can move and the stock is empty: the game ends by itself")
+
+
+def test_aces_up_without_aces_only_never_blames_a_missing_ace(monkeypatch: pytest.MonkeyPatch) -> None:
+    deck = Deck.parse("2C 3C 4D 3H 4C AD 2H 4S AC 3D 4H 2S 2D AH 3S AS", ranks=A_TO_4)
+    game = AcesUp(deck)  # every card may fill an empty pile
+    game.advance()
+    assert not all(game.piles)
+    monkeypatch.setattr(game, "card_moves", lambda: [])  # as if no card could move there
+    reason = game._why_no_move()
+    assert "ace" not in reason and reason.startswith("no card can move into the empty pile")

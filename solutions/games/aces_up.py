@@ -205,8 +205,10 @@ class AcesUp(FourPileGame):
             return "nothing is dealt yet: the game deals the first four cards by itself"
         if all(self.piles):
             why = "no pile is empty, so no card can move"
-        else:  # an empty pile, and a card that may not fill it
+        elif self.options.aces_only:  # an empty pile, and no ace to fill it
             why = "no ace shows to fill the empty pile (--aces-only)"
+        else:  # the reason must be true for the options in force: no ace is needed here
+            why = "no card can move into the empty pile"
         if self.stock:
             return f"{why}: the game deals by itself"
         return f"{why} and the stock is empty: the game ends by itself"
