@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from solitaire_ds.cards import Deck
 from solitaire_ds.cli import games as commands
 from solitaire_ds.cli import main
+from solitaire_ds.course import REPO_ROOT
 from solitaire_ds.records import Record
 from solitaire_ds.simulate import DealSource, deal_seed, run_deals, seeded_deals
 
@@ -271,14 +273,34 @@ def test_play_on_a_students_structures_gives_the_same_game(capsys: pytest.Captur
     status, reference, _ = run(capsys, "play", "perpetual-motion", "--seed", "2")
     status_impl, theirs, _ = run(capsys, "play", "perpetual-motion", "--seed", "2", "--impl", "solutions")
     assert status == status_impl == 0
-    assert theirs.splitlines()[0] == "Deal: seed 2; structures from solutions"
+    assert theirs.splitlines()[0] == (
+        f"Deal: seed 2; structures from {REPO_ROOT / 'solutions'}: your ArrayStack (structures/array_stack.py), "
+        "ArrayQueue (structures/array_queue.py), ArrayDeque (structures/array_deque.py)")
     assert theirs.splitlines()[1:] == reference.splitlines()[1:]
 
 
-def test_play_on_unfinished_structures_says_which_method_broke(capsys: pytest.CaptureFixture[str]) -> None:
-    status, _, err = run(capsys, "play", "perpetual-motion", "--seed", "2", "--impl", "exercises")
+def test_a_student_with_only_exercise_1_done_plays_on_their_stack(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copytree(REPO_ROOT / "exercises", tmp_path / "mine")
+    shutil.copyfile(REPO_ROOT / "solutions/structures/array_stack.py", tmp_path / "mine/structures/array_stack.py")
+    status, reference, _ = run(capsys, "play", "perpetual-motion", "--seed", "2")
+    status_impl, theirs, _ = run(capsys, "play", "perpetual-motion", "--seed", "2", "--impl", str(tmp_path / "mine"))
+    assert status == status_impl == 0
+    assert theirs.splitlines()[0].endswith(
+        ": your ArrayStack (structures/array_stack.py); the package's ArrayQueue, ArrayDeque "
+        "(exercises 3, 5 not started)")
+    assert theirs.splitlines()[1:] == reference.splitlines()[1:]
+
+
+def test_play_on_unfinished_structures_says_which_method_broke(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copytree(REPO_ROOT / "exercises", tmp_path / "mine")
+    stack = tmp_path / "mine/structures/array_stack.py"  # started (one method written), not done
+    stack.write_text(stack.read_text(encoding="utf-8").replace(
+        'raise NotImplementedError("return the number of items")', "return self._size"), encoding="utf-8")
+    status, _, err = run(capsys, "play", "perpetual-motion", "--seed", "2", "--impl", str(tmp_path / "mine"))
     assert status == 1 and "Traceback" not in err
-    assert "the game stopped: Array" in err and "raised NotImplementedError" in err
+    assert "the game stopped: ArrayStack" in err and "raised NotImplementedError" in err
 
 
 def test_the_games_run_without_the_dev_tools_installed() -> None:

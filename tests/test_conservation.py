@@ -11,7 +11,7 @@ from collections import Counter
 
 import pytest
 
-from solitaire_ds.cards import Card, Deck, Rank
+from solitaire_ds.cards import Card, Deck
 from solitaire_ds.games.perpetual_motion import NUM_PILES, PerpetualMotion
 from tests.conservation import watched
 
@@ -35,26 +35,23 @@ class DiscardsEarly(PerpetualMotion):
             for pile in self.piles:
                 pile.pop()
         else:
-            self._match([card.rank for card in dealt])
+            self._match()
 
 
 class MovesEarly(PerpetualMotion):
     """Rule 3 with a slip: each move is recorded before the card leaves its pile."""
 
-    def _match(self, tops: list[Rank | None]) -> None:
+    def _match(self) -> None:
         piles = self.piles
         while True:
-            for source in range(1, NUM_PILES):
-                rank = tops[source]
-                if rank is not None and rank in tops[:source]:
-                    break
-            else:
+            tops = [pile.peek().rank if pile else None for pile in piles]
+            source = next((i for i in range(1, NUM_PILES) if tops[i] is not None and tops[i] in tops[:i]), None)
+            if source is None:
                 return
-            target = tops.index(rank)
+            target = tops.index(tops[source])
             self.emit({"type": "move", "card": piles[source].peek().code, "from": source + 1,
                        "to": target + 1})  # too early: the card is still on pile `source`
             piles[target].push(piles[source].pop())
-            tops[source] = piles[source].peek().rank if len(piles[source]) else None
 
 
 def conserved_after_every_step(game: PerpetualMotion) -> bool:

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from solitaire_ds.cards import Card, Deck, Rank, labels
+from solitaire_ds.cards import Card, Deck, labels
 from solitaire_ds.games.base import Event, FourPileGame, GameOptions, OptionError, pile_line
 from solitaire_ds.stats import distribution, format_interval, format_rate, mean_interval
 from solitaire_ds.structures import Queue, Stack, Toolkit
@@ -129,15 +129,26 @@ class PerpetualMotion(FourPileGame):
             self._end_round()
 
     def _deal(self) -> None:
-        """Rules 1-3: deal four cards, discard four of a kind, then match top cards."""
+        """Rules 1-3: deal four cards, discard four of a kind, then match top cards.
+
+        What the checks read, so write exactly this:
+
+        * deal one card from the stock (``self.stock.dequeue()``) onto each pile, left to
+          right; add 1 to ``self.deals``; record ``self.emit({"type": "deal", "deal":
+          self.deals, "cards": [the four cards' codes]})``;
+        * when the four cards share a rank (rule 2), pop them off the piles, add 4 to
+          ``self.discarded`` and record ``{"type": "discard", "cards": [their codes]}``;
+        * otherwise match the top cards (rule 3): ``self._match()``.
+        """
         raise NotImplementedError("Deal one card onto each pile; discard four of a kind (rule 2), else self._match().")
 
-    def _match(self, tops: list[Rank | None]) -> None:
+    def _match(self) -> None:
         """Rule 3: move matching top cards leftwards until no two top cards share a rank.
 
-        ``tops`` holds the rank of each pile's top card (None for an empty pile). Only
-        the pile a card leaves shows a new top card, so only its entry changes after a
-        move: the pile the card lands on shows the same rank as before.
+        While some pile's top card has the rank of a top card to its left, take the
+        leftmost such pile, pop its top card and push it onto the leftmost pile showing
+        that rank, and record ``self.emit({"type": "move", "card": its code, "from": the
+        pile it left, "to": the pile it joined})``, piles numbered from 1.
         """
         raise NotImplementedError("Move the top card of the leftmost pile matching a pile to its left, until none.")
 

@@ -24,6 +24,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from solitaire_ds.structures.toolkit import DEFAULT_TOOLKIT, Toolkit
 
@@ -156,19 +157,49 @@ def load_toolkit(impl: str) -> Toolkit:
     """Return the toolkit of an implementation: its ArrayStack, ArrayQueue and ArrayDeque.
 
     ``impl`` is ``"solitaire_ds"``, ``"solutions"``, ``"exercises"`` or a folder laid out
-    like ``exercises/``. Raise :class:`ImplError` when a file is missing; a student's file
-    that fails to import raises whatever it raised.
+    like ``exercises/``. A structure whose exercise the student has not started (its file
+    missing, or still the skeleton's code, names and formatting aside) comes from the
+    package, so a student with only exercise 1 done plays on their own ArrayStack;
+    :attr:`Toolkit.source` says which structures are theirs. A student's file that fails
+    to import raises whatever it raised.
 
-    Runtime complexity: O(1) once the modules are imported.
+    Runtime complexity: O(size of the three files) once the modules are imported.
 
     >>> load_toolkit("solitaire_ds") == DEFAULT_TOOLKIT
     True
     """
     if impl == "solitaire_ds":
         return DEFAULT_TOOLKIT
-    return Toolkit(
-        stack=load_module(impl, "structures.array_stack").ArrayStack,
-        queue=load_module(impl, "structures.array_queue").ArrayQueue,
-        deque=load_module(impl, "structures.array_deque").ArrayDeque,
-        source=impl,
-    )
+    folder = resolve_impl(impl)
+    assert isinstance(folder, Path)
+    chosen: dict[str, Any] = {}
+    theirs, ours = [], []
+    for field_name, number, name in (("stack", 1, "ArrayStack"), ("queue", 3, "ArrayQueue"),
+                                     ("deque", 5, "ArrayDeque")):
+        ex = exercise(number)
+        if _started(folder, ex):
+            chosen[field_name] = getattr(load_module(impl, ex.module), name)
+            theirs.append(f"{name} ({ex.relpath})")
+        else:
+            chosen[field_name] = getattr(DEFAULT_TOOLKIT, field_name)
+            ours.append((name, number))
+    parts = [f"your {', '.join(theirs)}"] if theirs else []
+    if ours:
+        names = ", ".join(name for name, _ in ours)
+        numbers = ", ".join(str(n) for _, n in ours)
+        parts.append(f"the package's {names} (exercise{'s' if len(ours) > 1 else ''} {numbers} not started)")
+    return Toolkit(**chosen, source=f"{folder}: " + "; ".join(parts))
+
+
+def _started(folder: Path, ex: Exercise) -> bool:
+    """Return whether ``folder`` holds ``ex``'s file with code other than the skeleton's."""
+    from solitaire_ds.course.markers import exercise_view
+    from solitaire_ds.course.similarity import fingerprint, graded_names
+
+    path = folder / ex.relpath
+    if not path.is_file():
+        return False
+    reference = (Path(__file__).resolve().parents[1] / ex.relpath).read_text(encoding="utf-8")
+    names = graded_names(reference, ex.relpath)
+    mine = fingerprint(path.read_text(encoding="utf-8", errors="replace"), names)
+    return mine is None or mine != fingerprint(exercise_view(reference, ex.relpath), names)

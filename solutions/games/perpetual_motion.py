@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from solitaire_ds.cards import Card, Deck, Rank, labels
+from solitaire_ds.cards import Card, Deck, labels
 from solitaire_ds.games.base import Event, FourPileGame, GameOptions, OptionError, pile_line
 from solitaire_ds.stats import distribution, format_interval, format_rate, mean_interval
 from solitaire_ds.structures import Queue, Stack, Toolkit
@@ -129,47 +129,50 @@ class PerpetualMotion(FourPileGame):
             self._end_round()
 
     def _deal(self) -> None:
-        """Rules 1-3: deal four cards, discard four of a kind, then match top cards."""
+        """Rules 1-3: deal four cards, discard four of a kind, then match top cards.
+
+        What the checks read, so write exactly this:
+
+        * deal one card from the stock (``self.stock.dequeue()``) onto each pile, left to
+          right; add 1 to ``self.deals``; record ``self.emit({"type": "deal", "deal":
+          self.deals, "cards": [the four cards' codes]})``;
+        * when the four cards share a rank (rule 2), pop them off the piles, add 4 to
+          ``self.discarded`` and record ``{"type": "discard", "cards": [their codes]}``;
+        * otherwise match the top cards (rule 3): ``self._match()``.
+        """
         dealt = []
         for pile in self.piles:
             card = self.stock.dequeue()
             pile.push(card)
             dealt.append(card)
         self.deals += 1
-        if self.recording:
-            self.emit({"type": "deal", "deal": self.deals, "cards": [c.code for c in dealt]})
-        ranks: list[Rank | None] = [card.rank for card in dealt]
-        distinct = len(set(ranks))
-        if distinct == 1:
+        self.emit({"type": "deal", "deal": self.deals, "cards": [c.code for c in dealt]})
+        if len({card.rank for card in dealt}) == 1:
             for pile in self.piles:
                 pile.pop()
             self.discarded += NUM_PILES
             self.emit({"type": "discard", "cards": [c.code for c in dealt]})
-        elif distinct < NUM_PILES:  # the new top cards are the dealt ones: a rank repeats
-            self._match(ranks)
+        else:
+            self._match()
 
-    def _match(self, tops: list[Rank | None]) -> None:
+    def _match(self) -> None:
         """Rule 3: move matching top cards leftwards until no two top cards share a rank.
 
-        ``tops`` holds the rank of each pile's top card (None for an empty pile). Only
-        the pile a card leaves shows a new top card, so only its entry changes after a
-        move: the pile the card lands on shows the same rank as before.
+        While some pile's top card has the rank of a top card to its left, take the
+        leftmost such pile, pop its top card and push it onto the leftmost pile showing
+        that rank, and record ``self.emit({"type": "move", "card": its code, "from": the
+        pile it left, "to": the pile it joined})``, piles numbered from 1.
         """
-        piles = self.piles
         while True:
-            for source in range(1, NUM_PILES):
-                rank = tops[source]
-                if rank is not None and rank in tops[:source]:
-                    break
-            else:
+            tops = [pile.peek().rank if pile else None for pile in self.piles]
+            source = next((i for i in range(1, NUM_PILES)
+                           if tops[i] is not None and tops[i] in tops[:i]), None)
+            if source is None:
                 return
-            target = tops.index(rank)
-            card = piles[source].pop()
-            piles[target].push(card)
-            tops[source] = piles[source].peek().rank if len(piles[source]) else None
-            if self.recording:
-                self.emit({"type": "move", "card": card.code, "from": source + 1,
-                           "to": target + 1})
+            target = tops.index(tops[source])
+            card = self.piles[source].pop()
+            self.piles[target].push(card)
+            self.emit({"type": "move", "card": card.code, "from": source + 1, "to": target + 1})
 
     def _end_round(self) -> None:
         """Rules 4-6: end the round; win, or gather the piles and look for a cycle."""
