@@ -234,6 +234,16 @@ def _list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _own_folder(args: argparse.Namespace, folder: str | Path) -> bool:
+    """Return whether ``folder`` is the student's own: found where they run the command, no --impl.
+
+    Only there does ``check`` keep its results; never in a folder named with ``--impl`` (an
+    instructor's copy of a student's work) nor in the checkout's ``exercises/`` reached from
+    elsewhere.
+    """
+    return args.impl is None and isinstance(folder, Path) and folder.is_relative_to(Path.cwd().resolve())
+
+
 def _progress(args: argparse.Namespace) -> tuple[Path, list[Status]] | None:
     """Return the student's folder and each exercise's status (checking changed ones), or None."""
     try:
@@ -256,7 +266,7 @@ def _progress(args: argparse.Namespace) -> tuple[Path, list[Status]] | None:
             result = runner.grade_submission(folder, stale, Limits())
         except runner.GradingError as exc:
             raise UsageError(str(exc)) from None
-        if args.impl is None:  # the student's own folder: keep the results for next time
+        if _own_folder(args, folder):  # keep the results for next time
             remember(folder, result)
         fresh = checked(result)
         states = [fresh.get(s.exercise.number, s) for s in states]
@@ -383,7 +393,7 @@ def _check(args: argparse.Namespace) -> int:
         result = runner.grade_submission(folder, chosen, limits)
     except runner.GradingError as exc:
         raise UsageError(str(exc)) from None
-    if isinstance(folder, Path) and args.impl is None:  # the student's own folder
+    if isinstance(folder, Path) and _own_folder(args, folder):
         remember(folder, result)
     print(check_text(result, every=args.every))
     return 0 if all(r.status == "pass" for r in result.exercises) else 1

@@ -76,3 +76,13 @@ def test_list_outside_a_students_folder_shows_the_course(
     assert main(["exercises", "list"]) == 0
     out = capsys.readouterr().out
     assert "exercises init DIR" in out and "ArrayStack" in out and "status" not in out
+
+
+def test_a_check_reaching_the_checkout_from_elsewhere_writes_nothing_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no exercise files here: check falls back to the checkout's exercises/
+    before = sorted(p.name for p in (REPO_ROOT / "exercises").iterdir())
+    assert main(["check", "7"]) == 1
+    assert "Checking " + str(REPO_ROOT / "exercises") in capsys.readouterr().out
+    assert sorted(p.name for p in (REPO_ROOT / "exercises").iterdir()) == before
