@@ -258,7 +258,7 @@ def _progress(args: argparse.Namespace) -> tuple[Path, list[Status]] | None:
         return None
     runner = _runner()
     available = {ex.number for ex in runner.available_exercises()}
-    states = statuses(folder, EXERCISES, runner.unchanged_skeletons(folder, EXERCISES))
+    states = statuses(folder, EXERCISES)
     stale = [s.exercise for s in states if s.state == "not checked" and s.exercise.number in available]
     if stale and not args.no_run:
         print(f"Checking {len(stale)} exercise(s) changed since their last check...", flush=True)
@@ -310,9 +310,9 @@ def _gradescope(args: argparse.Namespace) -> int:
     check_output_path(args.out, "--out")
     visibility = {n: "hidden" if n in args.hidden else "after_due_date" if n in args.after_due_date else "visible"
                   for n in numbers}
-    _course(args)
+    course = _course(args)
     try:
-        names = build_bundle(args.out, numbers, visibility, args.course, args.tests)
+        names = build_bundle(args.out, numbers, visibility, course, args.course)
     except (FileNotFoundError, subprocess.CalledProcessError, OSError) as exc:
         raise UsageError(f"cannot build the bundle: {exc}") from None
     print(f"wrote {args.out}: {', '.join(names)} (exercises {', '.join(map(str, numbers))})")

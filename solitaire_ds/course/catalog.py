@@ -177,7 +177,7 @@ def load_toolkit(impl: str) -> Toolkit:
     for field_name, number, name in (("stack", 1, "ArrayStack"), ("queue", 3, "ArrayQueue"),
                                      ("deque", 5, "ArrayDeque")):
         ex = exercise(number)
-        if _started(folder, ex):
+        if started(folder, ex):
             chosen[field_name] = getattr(load_module(impl, ex.module), name)
             theirs.append(f"{name} ({ex.relpath})")
         else:
@@ -191,8 +191,13 @@ def load_toolkit(impl: str) -> Toolkit:
     return Toolkit(**chosen, source=f"{folder}: " + "; ".join(parts))
 
 
-def _started(folder: Path, ex: Exercise) -> bool:
-    """Return whether ``folder`` holds ``ex``'s file with code other than the skeleton's."""
+def started(folder: Path, ex: Exercise) -> bool:
+    """Return whether ``folder`` holds ``ex``'s file with code other than the skeleton's.
+
+    Names and formatting aside (the fingerprint of the similarity notes): a student who
+    only renamed a variable or reformatted has not started. A missing file has not
+    started; a file that does not parse has.
+    """
     from solitaire_ds.course.markers import exercise_view
     from solitaire_ds.course.similarity import fingerprint, graded_names
 

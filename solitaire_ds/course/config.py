@@ -78,6 +78,14 @@ class Course:
         """Return the instructor's test files for exercise ``number`` (paths in the copy)."""
         return sorted(rel for rel in self.tests if _exercise_of(rel) == number)
 
+    def files_for(self, ex: Exercise) -> list[str]:
+        """Return the test files a run of ``ex`` collects: its contract file, then the instructor's."""
+        return [ex.test_file, *self.test_files(ex.number)]
+
+    def with_tests(self, code_files: Mapping[str, bytes]) -> dict[str, bytes]:
+        """Return the grader's files ``code_files`` with the instructor's tests added."""
+        return {**code_files, **self.tests}
+
     def tests_key(self, number: int) -> str:
         """Return a digest of exercise ``number``'s instructor tests (a cache key)."""
         digest = hashlib.sha256()

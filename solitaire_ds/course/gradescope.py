@@ -30,7 +30,7 @@ from typing import Any
 
 from solitaire_ds import __version__
 from solitaire_ds.course.catalog import REPO_ROOT, Exercise, exercise
-from solitaire_ds.course.config import DEFAULT_COURSE, load_course, load_instructor_tests
+from solitaire_ds.course.config import DEFAULT_COURSE, Course, load_course
 from solitaire_ds.course.results import SubmissionResult, TestOutcome
 
 __all__ = ["VISIBILITIES", "build_bundle", "find_submission", "results_json", "run"]
@@ -121,31 +121,30 @@ def find_submission(folder: Path, exercises: Sequence[Exercise]) -> Path:
 
 def build_bundle(
     out: Path, numbers: Sequence[int], visibility: dict[int, str],
-    course_file: Path | None = None, tests: Path | None = None,
+    course: Course | None = None, course_file: Path | None = None,
 ) -> list[str]:
     """Write Gradescope's autograder zip for exercises ``numbers`` to ``out``; return its names.
 
-    The zip holds the course file (``course_file``, or the shipped default) as
-    ``course.toml`` and the instructor's tests of the folder ``tests`` under ``tests/``.
+    The zip holds the course file ``course_file`` (the shipped default when None) as
+    ``course.toml``, and the instructor's tests of ``course`` (as read from it and the
+    tests folder by :func:`~solitaire_ds.course.config.load_course`) under ``tests/``.
     Needs a checkout of solitaire-ds (the bundled wheel is built from it with ``pip wheel``).
-    Raise :class:`~solitaire_ds.course.config.CourseError` for a course file or tests that
-    cannot be used, before anything is built.
     """
-    load_course(course_file, tests)  # refuse a bad course before building anything
-    extra = {f"tests/{Path(rel).name}": data.decode("utf-8") for rel, data in
-             (load_instructor_tests(tests) if tests is not None else {}).items() if not rel.endswith("__init__.py")}
+    course = course or Course()
+    extra = {f"tests/{Path(rel).name}": data.decode("utf-8") for rel, data in course.tests.items()
+             if not rel.endswith("__init__.py")}
     if not (REPO_ROOT / "pyproject.toml").is_file():
         raise FileNotFoundError(f"{REPO_ROOT} is not a checkout of solitaire-ds; build the bundle from one")
     with tempfile.TemporaryDirectory(prefix="solitaire-ds-bundle-") as tmp:
         subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", tmp, str(REPO_ROOT)],
                        check=True, capture_output=True)
         (wheel,) = Path(tmp).glob(f"solitaire_ds-{__version__}-*.whl")
-        course = {"version": __version__, "exercises": [
+        chosen = {"version": __version__, "exercises": [
             {"number": n, "title": exercise(n).title, "visibility": visibility.get(n, "visible")} for n in numbers]}
         files = {
             "setup.sh": _SETUP.format(wheel=wheel.name),
             "run_autograder": _RUN,
-            "course.json": json.dumps(course, indent=2) + "\n",
+            "course.json": json.dumps(chosen, indent=2) + "\n",
             "course.toml": (course_file or DEFAULT_COURSE).read_text(encoding="utf-8"),
             **extra,
         }

@@ -55,7 +55,6 @@ __all__ = [
     "graded_names_of",
     "reference_tests",
     "sandbox_or_why",
-    "unchanged_skeletons",
 ]
 
 _OUTPUT_SHOWN = 4000  # bytes kept from each end of the child's own output (diagnostics)
@@ -114,15 +113,15 @@ def reference_tests(
     """
     course = course or Course()
     available = {ex.number for ex in available_exercises()}
-    missing = [ex for ex in exercises
-               if ex.number in available and (ex.number, course.tests_key(ex.number)) not in _REFERENCE_CACHE]
+    keys = {ex.number: (ex.number, course.tests_key(ex.number)) for ex in exercises}
+    missing = [ex for ex in exercises if ex.number in available and keys[ex.number] not in _REFERENCE_CACHE]
     if missing:
         found_now = _collect_reference(missing, limits or Limits(), course)
-        _REFERENCE_CACHE.update({(n, course.tests_key(n)): v for n, v in found_now.items()})
+        _REFERENCE_CACHE.update({keys[n]: v for n, v in found_now.items()})
     tests: dict[int, tuple[str, ...]] = {}
     problems: dict[int, str] = {}
     for ex in exercises:
-        found = _REFERENCE_CACHE.get((ex.number, course.tests_key(ex.number)), f"{ex.test_file} is missing")
+        found = _REFERENCE_CACHE.get(keys[ex.number], f"{ex.test_file} is missing")
         if isinstance(found, str):
             problems[ex.number] = found
         else:
@@ -142,9 +141,8 @@ def _collect_reference(
 
     Return each exercise's test ids, or why it has none.
     """
-    files = [f for ex in exercises for f in (ex.test_file, *course.test_files(ex.number))]
-    code = {**grader_files(), **course.tests} if course.tests else None
-    run = run_child(files, "solitaire_ds", limits, collect_only=True, code_files=code)
+    files = [f for ex in exercises for f in course.files_for(ex)]
+    run = run_child(files, "solitaire_ds", limits, collect_only=True, code_files=course.with_tests(grader_files()))
     ids: list[str] = []
     errors: dict[int, str] = {}
     for event in run.events:
@@ -236,12 +234,11 @@ def _grade(
                 if why:
                     outcomes[ex.number] = why
                     continue
-            code = package_files(ex if copy is not None else None)
+            code = course.with_tests(package_files(ex if copy is not None else None))
             for _attempt in range(2):  # once more when the grader's files changed under it
                 run = run_child(
-                    [ex.test_file, *course.test_files(ex.number)], str(folder), limits,
-                    seconds=min(left, limits.exercise_seconds),
-                    code_files={**code, **course.tests} if course.tests else code, submission=copy,
+                    course.files_for(ex), str(folder), limits, seconds=min(left, limits.exercise_seconds),
+                    code_files=code, submission=copy,
                     sandbox=sandbox if isinstance(sandbox, Sandbox) else None, graded=graded_names_of(ex),
                 )
                 forged += run.forged
@@ -321,22 +318,6 @@ def sandbox_or_why(required: bool = False) -> Sandbox | str:
     if required:
         raise GradingError(f"no sandbox, and --require-sandbox was given: {why}")
     return why
-
-
-def unchanged_skeletons(folder: Path, exercises: Sequence[Exercise]) -> set[int]:
-    """Return the exercises whose file in ``folder`` still holds the skeleton's graded code.
-
-    Names and formatting aside, as for the similarity notes: a student who only renamed
-    a variable or reformatted has not started.
-    """
-    skeleton = _reference_prints(exercises)[1]
-    unchanged = set()
-    for ex in exercises:
-        file = folder / ex.relpath
-        if file.is_file() and skeleton[ex.number] is not None and \
-                fingerprint(_text(file), graded_names_of(ex)) == skeleton[ex.number]:
-            unchanged.add(ex.number)
-    return unchanged
 
 
 def graded_names_of(ex: Exercise) -> list[str]:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solitaire_ds.course.catalog import REPO_ROOT, Exercise
+from solitaire_ds.course.catalog import REPO_ROOT, Exercise, started
 from solitaire_ds.course.results import SubmissionResult
 
 __all__ = ["STATUS_FILE", "Status", "checked", "digest", "remember", "statuses"]
@@ -51,10 +51,10 @@ def digest(folder: Path, ex: Exercise) -> str:
     return sha.hexdigest()
 
 
-def statuses(folder: Path, exercises: Sequence[Exercise], not_started: set[int]) -> list[Status]:
+def statuses(folder: Path, exercises: Sequence[Exercise]) -> list[Status]:
     """Return each exercise's status in ``folder`` from what the last checks remembered.
 
-    ``not_started`` holds the exercises whose graded code is still the skeleton's. An
+    An exercise whose graded code is still the skeleton's has not started; an
     exercise started but not checked since its file changed is "not checked".
     """
     remembered = _read(folder)
@@ -62,7 +62,7 @@ def statuses(folder: Path, exercises: Sequence[Exercise], not_started: set[int])
     for ex in exercises:
         if not (folder / ex.relpath).is_file():
             found.append(Status(ex, "missing"))
-        elif ex.number in not_started:
+        elif not started(folder, ex):
             found.append(Status(ex, "not started"))
         else:
             entry = remembered.get(str(ex.number), {})

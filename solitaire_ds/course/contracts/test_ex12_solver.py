@@ -48,6 +48,12 @@ def _start(name: str, seed: int) -> Game:
     return game
 
 
+def _search_from(solver: Any, game: Game, where: str, prune: bool) -> Any:
+    """Return ``search`` from ``game``'s present state; a crash names ``where`` and the call."""
+    with doing(f"{where}: search(model_for(game), game_state(game), prune={prune})"):
+        return solver.search(solver.model_for(game), solver.game_state(game), prune=prune)
+
+
 @pytest.mark.parametrize("name", sorted(BEST))
 @pytest.mark.parametrize("prune", [False, True])
 def test_the_search_finds_the_best_value_and_a_line_that_reaches_it(
@@ -55,8 +61,7 @@ def test_the_search_finds_the_best_value_and_a_line_that_reaches_it(
     for seed, expected in enumerate(BEST[name]):
         game = _start(name, seed)
         where = f"{name}, Deck.shuffled({seed}, ranks A-5), prune={prune}"
-        with doing(f"{where}: search(model_for(game), game_state(game), prune={prune})"):
-            found = solver.search(solver.model_for(game), solver.game_state(game), prune=prune)
+        found = _search_from(solver, game, where, prune)
         assert found.value == expected, (
             f"{name}, Deck.shuffled({seed}, ranks A-5), prune={prune}: the best value is "
             f"{expected}, the search found {found.value}")
@@ -100,8 +105,7 @@ def test_each_state_is_searched_once_and_the_first_move_first(solver: Any, name:
     states, line = FIRST_LINES[name, seed]
     game = _start(name, seed)
     where = f"{name}, Deck.shuffled({seed}, ranks A-5), prune=False"
-    with doing(f"{where}: search(model_for(game), game_state(game), prune=False)"):
-        found = solver.search(solver.model_for(game), solver.game_state(game), prune=False)
+    found = _search_from(solver, game, where, prune=False)
     assert found.states == states, (
         f"{where}: the search knew {found.states} states when it finished, not {states}: every "
         "state reachable from the start is known once, by its key model.key(state, prune) "
