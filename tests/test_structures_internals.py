@@ -14,6 +14,10 @@ from hypothesis.stateful import RuleBasedStateMachine
 
 import solitaire_ds.structures as structures
 from solitaire_ds.course.contracts.structure_contracts import (
+    ArrayContract,
+    QueueContract,
+    ShrinkingContract,
+    StackContract,
     deque_machine,
     list_shortcuts,
     queue_machine,
@@ -28,6 +32,9 @@ from solitaire_ds.structures import (
     LinkedDeque,
     LinkedQueue,
     LinkedStack,
+    linked_deque,
+    linked_queue,
+    linked_stack,
 )
 
 STRUCTURES_DIR = Path(structures.__file__).parent
@@ -146,10 +153,32 @@ def test_linked_deque_uses_one_sentinel_linked_to_itself_when_empty() -> None:
     assert sentinel.next is sentinel and sentinel.prev is sentinel
 
 
-def test_classes_use_slots() -> None:
-    for cls in (ArrayStack, LinkedStack, ArrayQueue, LinkedQueue, ArrayDeque, LinkedDeque):
-        with pytest.raises(AttributeError):
-            cls().extra = 1
+@pytest.mark.parametrize(
+    ("cls", "fields"),
+    [
+        (ArrayStack, {"_slots", "_size"}),
+        (ArrayQueue, {"_slots", "_front", "_size"}),
+        (ArrayDeque, {"_slots", "_front", "_size"}),
+        (LinkedStack, {"_top", "_size"}),
+        (LinkedQueue, {"_head", "_tail", "_size"}),
+        (LinkedDeque, {"_sentinel", "_size"}),
+    ],
+    ids=lambda value: getattr(value, "__name__", ""),
+)
+def test_classes_keep_only_the_textbook_fields(cls: type[Any], fields: set[str]) -> None:
+    # no cached capacity or threshold: whatever can be derived (len(_slots)) is derived
+    structure = cls(range(40))
+    assert set(vars(structure)) == fields
+    structure.extra = 1  # no __slots__: a student's own extra field is allowed
+    structure._check()
+
+
+@pytest.mark.parametrize("module", [linked_stack, linked_queue, linked_deque])
+def test_nodes_are_made_with_init(module: Any) -> None:
+    node_class = module._Node
+    arguments = (1, None, None) if module is linked_deque else (1, None)
+    node = node_class(*arguments)
+    assert node.item == 1 and node.next is None
 
 
 def test_empty_structure_error_is_an_index_error() -> None:
@@ -269,19 +298,120 @@ def test_contract_failure_names_the_steps_in_plain_words() -> None:
 @pytest.mark.parametrize(
     ("make", "corrupt", "message"),
     [
-        (lambda: ArrayStack(range(20)), lambda s: setattr(s, "_shrink_at", 3), "_shrink_at"),
-        (lambda: ArrayQueue(range(20)), lambda q: setattr(q, "_capacity", 16), "_capacity"),
-        (lambda: ArrayDeque(range(20)), lambda d: setattr(d, "_capacity", 64), "_capacity"),
+        (lambda: ArrayStack(range(20)), lambda s: s._slots.__setitem__(25, "x"),
+         "unused slot 25 still holds 'x'"),
+        (lambda: ArrayStack(range(20)), lambda s: setattr(s, "_slots", [None] * 128),
+         "a quarter or less of capacity 128"),
+        (lambda: ArrayQueue(range(20)), lambda q: setattr(q, "_front", 32), "front 32 outside"),
+        (lambda: ArrayDeque(range(3)), lambda d: setattr(d, "_size", 5), "size 5 outside 0..4"),
+        (lambda: LinkedStack(range(3)), lambda s: setattr(s, "_size", 4),
+         "size is 4 but 3 nodes are linked"),
+        (lambda: LinkedDeque(range(3)), lambda d: setattr(d._sentinel.next, "prev", None),
+         "prev is not node 0"),
     ],
-    ids=["stack-shrink-threshold", "queue-capacity", "deque-capacity"],
+    ids=["stack-stale-slot", "stack-not-halved", "queue-front", "deque-size", "linked-size",
+         "deque-prev"],
 )
-def test_check_catches_a_stale_cached_capacity_or_threshold(
+def test_check_asserts_the_representation_invariant(
     make: Callable[[], Any], corrupt: Callable[[Any], None], message: str
 ) -> None:
-    # The array classes keep len(_slots) or its quarter in a slot to save work on every
-    # operation; _check() must catch a _grow or _resize that forgets to update it.
     structure = make()
     structure._check()
     corrupt(structure)
     with pytest.raises(AssertionError, match=message):
         structure._check()
+
+
+# -- the copy counts catch a class that copies on (almost) every step ------------------------
+
+
+class _ArrayStackHalvingAtHalf(ArrayStack[Any]):
+    """Halves at half full: a push and a pop at the boundary copy every item each time."""
+
+    def pop(self) -> Any:
+        if self._size == 0:
+            raise EmptyStructureError("pop from an empty stack")
+        self._size -= 1
+        item = self._slots[self._size]
+        self._slots[self._size] = None
+        if len(self._slots) > 4 and self._size <= len(self._slots) // 2:
+            self._resize(len(self._slots) // 2)
+        return item
+
+
+class _ArrayQueueGrowingByFour(ArrayQueue[Any]):
+    """Grows by four slots at a time: O(n) copies per enqueue, amortized."""
+
+    def _grow(self) -> None:
+        old_slots = self._slots
+        self._slots = [None] * (len(old_slots) + 4)
+        for offset in range(self._size):
+            self._slots[offset] = old_slots[(self._front + offset) % len(old_slots)]
+        self._front = 0
+
+
+def test_copy_count_catches_a_stack_that_halves_at_half_full() -> None:
+    with pytest.raises(AssertionError) as caught:
+        ShrinkingContract().test_push_and_pop_at_any_size_copy_the_slots_at_most_once(
+            _ArrayStackHalvingAtHalf
+        )
+    assert str(caught.value).startswith(
+        "after _ArrayStackHalvingAtHalf(range(4)), then push(0), pop() 20 times, the capacity "
+        "changed 40 times "
+        "(4 -> 8 -> 4 -> 8 -> 4 -> 8 -> 4 -> ...)"
+    )
+    assert "not half full" in str(caught.value)
+    # the real stack passes, and so does every other contract test of the bad one
+    ShrinkingContract().test_push_and_pop_at_any_size_copy_the_slots_at_most_once(ArrayStack)
+    run_machine(stack_machine(_ArrayStackHalvingAtHalf))
+
+
+def test_copy_count_catches_a_queue_that_grows_by_a_constant() -> None:
+    contract = ArrayContract()
+    contract.adt, contract.add = "queue", "enqueue"
+    with pytest.raises(AssertionError, match=r"the capacity changed 249 times \(4 -> 8 -> 12 "):
+        contract.test_adding_many_items_copies_the_slots_at_most_a_few_times(
+            _ArrayQueueGrowingByFour
+        )
+    contract.test_adding_many_items_copies_the_slots_at_most_a_few_times(ArrayQueue)
+
+
+# -- an order bug first seen in repr names the student's method -----------------------------
+
+
+class _LinkedStackIteratingBottomUp(LinkedStack[Any]):
+    def __iter__(self) -> Any:
+        items = []
+        node = self._top
+        while node is not None:
+            items.append(node.item)
+            node = node.next
+        return iter(items[::-1])
+
+
+class _ArrayQueueAddingAtTheFront(ArrayQueue[Any]):
+    def __init__(self, items: Any = None) -> None:
+        super().__init__(list(items)[::-1] if items is not None else None)
+
+
+@pytest.mark.parametrize(
+    ("contract", "broken", "culprit"),
+    [
+        (StackContract, _LinkedStackIteratingBottomUp,
+         "peek() is right, so look at __iter__: it goes from the top to the bottom"),
+        (QueueContract, _ArrayQueueAddingAtTheFront,
+         "peek() gave 3, not 1, so the items went in the wrong way round: look at __init__ and "
+         "enqueue"),
+    ],
+    ids=["stack-iterator", "queue-constructor"],
+)
+def test_a_wrong_order_seen_first_in_repr_names_the_students_method(
+    contract: type[Any], broken: type[Any], culprit: str
+) -> None:
+    with pytest.raises(AssertionError) as caught:
+        contract().test_repr_rebuilds(broken)
+    first, second = str(caught.value).split("\n")
+    assert first.startswith(f"after {broken.__name__}([1, 'two', 3]), repr(")
+    assert second.startswith("repr is given code: it lists the items in the order the "
+                             "constructor adds them, read through your __iter__, which gave ")
+    assert second.endswith(culprit)

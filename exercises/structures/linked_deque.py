@@ -10,8 +10,9 @@ For every node ``n`` in the ring, ``n.next.prev is n`` and ``n.prev.next is n``.
 The ring holds exactly ``_size`` nodes besides the sentinel.
 
 The sentinel is why there are no special cases: every real node always has a node
-on each side, so adding and removing at either end is the same two-link splice,
-whether or not the deque is empty. All operations are O(1).
+on each side, so adding at either end is the same splice (``_insert_between``), and
+removing at either end the same unlinking (``_unlink``), whether or not the deque is
+empty. All operations are O(1).
 
 >>> d = LinkedDeque([1, 2])
 >>> d._sentinel.next.item, d._sentinel.prev.item, d._sentinel.item  # front, rear, none
@@ -33,21 +34,24 @@ T = TypeVar("T")
 class _Node:
     """One item and the links to the nodes before and after it.
 
-    There is no ``__init__``: make the node, then set its three fields. Calling a
-    Python ``__init__`` costs about as much as the rest of an add, so this keeps adding fast.
-
-    >>> lone = _Node()  # a sentinel on its own: a ring of one
-    >>> lone.item = None
+    >>> lone = _Node(None, None, None)  # a sentinel on its own: a ring of one
     >>> lone.prev = lone.next = lone
     >>> lone.prev is lone is lone.next
     True
     """
 
-    __slots__ = ("item", "next", "prev")
+    def __init__(self, item: Any, prev: Any, next: Any) -> None:
+        """Make a node holding ``item``, linked to the nodes before and after it.
 
-    item: Any
-    prev: _Node
-    next: _Node
+        Runtime complexity: O(1).
+
+        >>> _Node("a", None, None).item
+        'a'
+        """
+        self.item = item
+        self.prev: _Node = prev
+        self.next: _Node = next
+
 
 
 class LinkedDeque(Deque[T]):
@@ -70,8 +74,6 @@ class LinkedDeque(Deque[T]):
     LinkedDeque([1, 2])
     """
 
-    __slots__ = ("_sentinel", "_size")
-
     def __init__(self, items: Iterable[T] | None = None) -> None:
         """Make a deque, adding each of ``items`` at the rear in order.
 
@@ -80,10 +82,9 @@ class LinkedDeque(Deque[T]):
         >>> LinkedDeque("ab").peek_front()
         'a'
         """
-        sentinel = _Node()
-        sentinel.item = None
-        sentinel.prev = sentinel.next = sentinel  # links to itself: the ring of an empty deque
-        self._sentinel = sentinel
+        self._sentinel = _Node(None, None, None)
+        self._sentinel.prev = self._sentinel  # links to itself: the ring of an empty deque
+        self._sentinel.next = self._sentinel
         self._size = 0
         if items is not None:
             for item in items:
@@ -101,7 +102,7 @@ class LinkedDeque(Deque[T]):
         >>> list(deque)
         [1, 2]
         """
-        raise NotImplementedError("splice a new node in between the sentinel and the front node")
+        raise NotImplementedError("insert a node for item between the sentinel and the front node")
 
     def add_rear(self, item: T) -> None:
         """Add ``item`` at the rear.
@@ -113,7 +114,7 @@ class LinkedDeque(Deque[T]):
         >>> list(deque)
         [1, 2]
         """
-        raise NotImplementedError("splice a new node in between the rear node and the sentinel")
+        raise NotImplementedError("insert a node for item between the rear node and the sentinel")
 
     # -- removing --------------------------------------------------------------------
 
@@ -130,7 +131,7 @@ class LinkedDeque(Deque[T]):
         >>> list(deque)
         [2]
         """
-        raise NotImplementedError("unlink the node after the sentinel (raise if none); return its item")
+        raise NotImplementedError("unlink the node after the sentinel (raise when there is none); return its item")
 
     def remove_rear(self) -> T:
         """Remove and return the rear item.
@@ -145,7 +146,7 @@ class LinkedDeque(Deque[T]):
         >>> list(deque)
         [1]
         """
-        raise NotImplementedError("unlink the node before the sentinel (raise if none); return its item")
+        raise NotImplementedError("unlink the node before the sentinel (raise when there is none); return its item")
 
     # -- looking ---------------------------------------------------------------------
 
@@ -197,10 +198,35 @@ class LinkedDeque(Deque[T]):
 
     # -- private helpers -------------------------------------------------------------
 
+    def _insert_between(self, item: T, before: _Node, after: _Node) -> None:
+        """Link a new node holding ``item`` between the neighbours ``before`` and ``after``.
+
+        Runtime complexity: O(1).
+
+        >>> d = LinkedDeque([1, 3])
+        >>> d._insert_between(2, d._sentinel.next, d._sentinel.prev)
+        >>> list(d)
+        [1, 2, 3]
+        """
+        raise NotImplementedError("make the node (linked to both neighbours), point them at it; count it")
+
+    def _unlink(self, node: _Node) -> T:
+        """Take ``node`` (not the sentinel) out of the ring and return its item.
+
+        Runtime complexity: O(1).
+
+        >>> d = LinkedDeque([1, 2, 3])
+        >>> d._unlink(d._sentinel.next.next)
+        2
+        >>> list(d)
+        [1, 3]
+        """
+        raise NotImplementedError("link the node's two neighbours to each other; uncount it; return its item")
+
     def _check(self) -> None:
         """Assert the invariant stated at the top of this module.
 
-        Runtime complexity: O(capacity) for the array classes, O(n) for the linked ones.
+        Runtime complexity: O(n).
 
         >>> LinkedDeque([1, 2])._check() is None
         True

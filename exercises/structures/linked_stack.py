@@ -26,23 +26,25 @@ T = TypeVar("T")
 
 
 class _Node:
-    """One item and a link to the node below it.
+    """One item and a link to the node below it (None under the bottom node).
 
-    There is no ``__init__``: make the node, then set both fields. Calling a Python
-    ``__init__`` costs about as much as the rest of a push, so this keeps push fast.
-
-    >>> bottom = _Node()
-    >>> bottom.item, bottom.next = "a", None
-    >>> top = _Node()
-    >>> top.item, top.next = "b", bottom
+    >>> bottom = _Node("a", None)
+    >>> top = _Node("b", bottom)
     >>> top.item, top.next is bottom, bottom.next
     ('b', True, None)
     """
 
-    __slots__ = ("item", "next")
+    def __init__(self, item: Any, next: _Node | None) -> None:
+        """Make a node holding ``item``, linked to the next node.
 
-    item: Any
-    next: _Node | None
+        Runtime complexity: O(1).
+
+        >>> _Node("a", None).item
+        'a'
+        """
+        self.item = item
+        self.next = next
+
 
 
 class LinkedStack(Stack[T]):
@@ -63,8 +65,6 @@ class LinkedStack(Stack[T]):
     >>> stack
     LinkedStack([1, 2])
     """
-
-    __slots__ = ("_size", "_top")
 
     def __init__(self, items: Iterable[T] | None = None) -> None:
         """Make a stack, pushing each of ``items`` in order so the last ends on top.
@@ -152,7 +152,7 @@ class LinkedStack(Stack[T]):
     def _check(self) -> None:
         """Assert the invariant stated at the top of this module.
 
-        Runtime complexity: O(capacity) for the array classes, O(n) for the linked ones.
+        Runtime complexity: O(n).
 
         >>> LinkedStack([1, 2])._check() is None
         True

@@ -101,7 +101,9 @@ def check_text(result: SubmissionResult, every: bool = False) -> str:
         elif r.failures:
             first = r.failures[0]
             lines.append(f"  first failing test: {first.test}")
-            lines.extend(f"    {line}" for line in first.message.splitlines()[:20])
+            # whole: a game's message may name many steps before the one that differs (the
+            # grader already bounds every message at 1,000 lines)
+            lines.extend(f"    {line}" for line in first.message.splitlines())
     lines.append("")
     passing = len(result.exercises) - len(failing)
     if not failing:

@@ -1,20 +1,18 @@
 """ArrayDeque: a double-ended queue in a circular buffer that grows when full.
 
-Invariant: ``_slots`` is a list of ``capacity`` slots, ``capacity >= _MIN_CAPACITY``.
-The ``_size`` items sit in the slots ``_front``, ``_front + 1``, ..., each index
-taken modulo ``capacity``, so they may wrap around either end of the list. The
-front item is ``_slots[_front]``; the rear item is
-``_slots[(_front + _size - 1) % capacity]``. ``0 <= _front < capacity`` and
-``0 <= _size <= capacity``. Every other slot holds None, so a removed item is not
-kept alive by the deque. ``_capacity`` is ``len(_slots)``, kept in a slot (and
-updated when the buffer grows) so that the four operations skip a ``len()`` call.
+Invariant: ``_slots`` is a list of at least ``_MIN_CAPACITY`` slots; its length is the
+capacity. The ``_size`` items sit in the slots ``_front``, ``_front + 1``, ..., each
+index taken modulo the capacity (``% len(_slots)``), so they may wrap around either
+end of the list. The front item is ``_slots[_front]``; the rear item is
+``_slots[(_front + _size - 1) % len(_slots)]``. ``0 <= _front < len(_slots)`` and
+``0 <= _size <= len(_slots)``. Every other slot holds None, so a removed item is not
+kept alive by the deque.
 
-Adding at the front steps ``_front`` back by one (from slot 0 it wraps to the last
-slot); adding at the rear fills the slot after the rear. An index is never more
-than one lap past either end, so "modulo capacity" is done by adding or subtracting
-the capacity once (cheaper than ``%``). Nothing is ever shifted,
-so all four operations are O(1); when the buffer is full, the items are copied in
-order to the start of a list twice as long, which makes adding O(1) amortized.
+Adding at the front steps ``_front`` back by one (``(_front - 1) % len(_slots)``: from
+slot 0 it wraps to the last slot); adding at the rear fills the slot after the rear.
+Nothing is ever shifted, so all four operations are O(1); when the buffer is full,
+the items are copied in order to the start of a list twice as long, which makes
+adding O(1) amortized. Like ArrayQueue, this deque only grows.
 
 >>> d = ArrayDeque([1, 2])
 >>> d.add_front(0)  # the front moves back from slot 0 to the last slot
@@ -56,8 +54,6 @@ class ArrayDeque(Deque[T]):
     ArrayDeque([1, 2])
     """
 
-    __slots__ = ("_capacity", "_front", "_size", "_slots")
-
     def __init__(self, items: Iterable[T] | None = None) -> None:
         """Make a deque, adding each of ``items`` at the rear in order.
 
@@ -67,7 +63,6 @@ class ArrayDeque(Deque[T]):
         'a'
         """
         self._slots: list[Any] = [None] * _MIN_CAPACITY  # an item, or None when unused
-        self._capacity = _MIN_CAPACITY  # len(self._slots)
         self._front = 0
         self._size = 0
         if items is not None:
@@ -86,16 +81,12 @@ class ArrayDeque(Deque[T]):
         >>> list(deque)
         [1, 2]
         """
-        # BEGIN SOLUTION: grow when full, step the front back one slot (wrap around), put item there
-        size = self._size
-        if size == self._capacity:
+        # BEGIN SOLUTION: grow when full, step the front back one slot (% wraps round), put item there
+        if self._size == len(self._slots):
             self._grow()
-        front = self._front - 1
-        if front < 0:  # stepped back from slot 0: wrap round to the last slot
-            front += self._capacity
-        self._slots[front] = item
-        self._front = front
-        self._size = size + 1
+        self._front = (self._front - 1) % len(self._slots)
+        self._slots[self._front] = item
+        self._size += 1
         # END SOLUTION
 
     def add_rear(self, item: T) -> None:
@@ -108,15 +99,12 @@ class ArrayDeque(Deque[T]):
         >>> list(deque)
         [1, 2]
         """
-        # BEGIN SOLUTION: grow when full, then put item in the slot after the rear (wrap around)
-        size = self._size
-        if size == self._capacity:
+        # BEGIN SOLUTION: grow when full, then put item in the slot after the rear (% wraps round)
+        if self._size == len(self._slots):
             self._grow()
-        rear = self._front + size
-        if rear >= self._capacity:  # the new rear runs past the end of the list: wrap round to 0
-            rear -= self._capacity
+        rear = (self._front + self._size) % len(self._slots)
         self._slots[rear] = item
-        self._size = size + 1
+        self._size += 1
         # END SOLUTION
 
     # -- removing --------------------------------------------------------------------
@@ -134,19 +122,13 @@ class ArrayDeque(Deque[T]):
         >>> list(deque)
         [2]
         """
-        # BEGIN SOLUTION: take the front item out (leave None), move the front on (wrap around)
-        size = self._size
-        if size == 0:
+        # BEGIN SOLUTION: take the front item out (leave None), move the front on (% wraps round)
+        if self._size == 0:
             raise EmptyStructureError("remove_front from an empty deque")
-        slots = self._slots
-        front = self._front
-        item: T = slots[front]
-        slots[front] = None  # no stale reference: the deque must not keep the item alive
-        front += 1
-        if front == self._capacity:  # the front moves past the end of the list: wrap round to 0
-            front = 0
-        self._front = front
-        self._size = size - 1
+        item: T = self._slots[self._front]
+        self._slots[self._front] = None  # no stale reference: the deque must not keep the item alive
+        self._front = (self._front + 1) % len(self._slots)
+        self._size -= 1
         return item
         # END SOLUTION
 
@@ -164,16 +146,12 @@ class ArrayDeque(Deque[T]):
         [1]
         """
         # BEGIN SOLUTION: take the rear item out of its slot (leave None) and return it
-        size = self._size
-        if size == 0:
+        if self._size == 0:
             raise EmptyStructureError("remove_rear from an empty deque")
-        rear = self._front + size - 1
-        if rear >= self._capacity:  # the rear is past the end of the list: wrap round to the start
-            rear -= self._capacity
-        slots = self._slots
-        item: T = slots[rear]
-        slots[rear] = None  # no stale reference: the deque must not keep the item alive
-        self._size = size - 1
+        rear = (self._front + self._size - 1) % len(self._slots)
+        item: T = self._slots[rear]
+        self._slots[rear] = None  # no stale reference: the deque must not keep the item alive
+        self._size -= 1
         return item
         # END SOLUTION
 
@@ -236,11 +214,8 @@ class ArrayDeque(Deque[T]):
         [1, 2, 3]
         """
         # BEGIN SOLUTION: yield the items from the front slot on, wrapping around the end
-        slots = self._slots
-        capacity = len(slots)
-        front = self._front
         for offset in range(self._size):
-            item: T = slots[(front + offset) % capacity]
+            item: T = self._slots[(self._front + offset) % len(self._slots)]
             yield item
         # END SOLUTION
 
@@ -249,9 +224,7 @@ class ArrayDeque(Deque[T]):
     def _grow(self) -> None:
         """Copy the items of the full buffer, front first, to a list twice as long.
 
-        Also doubles ``_capacity``.
-
-        Runtime complexity: O(n) for n items (two slice copies).
+        Runtime complexity: O(n) for n items.
 
         >>> q = ArrayDeque()
         >>> for n in range(len(q._slots)):
@@ -261,32 +234,26 @@ class ArrayDeque(Deque[T]):
         >>> len(q._slots) == 2 * capacity, q._front, list(q) == list(range(capacity))
         (True, 0, True)
         """
-        # BEGIN SOLUTION: copy the items in order into a list twice as long; front 0, capacity doubled
+        # BEGIN SOLUTION: copy the items, front first, to the start of a list twice as long; front 0
         old_slots = self._slots
-        capacity = len(old_slots)  # the buffer is full: _size == capacity
-        new_slots: list[Any] = [None] * (2 * capacity)
-        # the items run from _front to the end of the list, then wrap round to slot 0
-        to_the_end = capacity - self._front
-        new_slots[:to_the_end] = old_slots[self._front :]
-        new_slots[to_the_end:capacity] = old_slots[: self._front]
-        self._slots = new_slots
-        self._capacity = 2 * capacity
+        self._slots = [None] * (2 * len(old_slots))
+        for offset in range(self._size):
+            self._slots[offset] = old_slots[(self._front + offset) % len(old_slots)]
         self._front = 0
         # END SOLUTION
 
     def _check(self) -> None:
         """Assert the invariant stated at the top of this module.
 
-        Runtime complexity: O(capacity) for the array classes, O(n) for the linked ones.
+        Runtime complexity: O(capacity).
 
         >>> ArrayDeque([1, 2])._check() is None
         True
         """
         slots = self._slots
-        capacity = len(slots)
         assert isinstance(slots, list), "_slots must be a list"
+        capacity = len(slots)
         assert capacity >= _MIN_CAPACITY, f"capacity {capacity} is below {_MIN_CAPACITY}"
-        assert self._capacity == capacity, f"_capacity is {self._capacity}, not {capacity}"
         assert 0 <= self._front < capacity, f"front {self._front} outside 0..{capacity - 1}"
         assert 0 <= self._size <= capacity, f"size {self._size} outside 0..{capacity}"
         used = {(self._front + offset) % capacity for offset in range(self._size)}

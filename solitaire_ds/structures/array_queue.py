@@ -1,20 +1,18 @@
 """ArrayQueue: a queue in a circular buffer that grows when full.
 
-Invariant: ``_slots`` is a list of ``capacity`` slots, ``capacity >= _MIN_CAPACITY``.
-The ``_size`` items sit in the slots ``_front``, ``_front + 1``, ..., each index
-taken modulo ``capacity``, so they may wrap past the end of the list back to slot 0.
-The front item is ``_slots[_front]``; the back item is
-``_slots[(_front + _size - 1) % capacity]``. ``0 <= _front < capacity`` and
-``0 <= _size <= capacity``. Every other slot holds None, so a dequeued item is not
-kept alive by the queue. ``_capacity`` is ``len(_slots)``, kept in a slot (and
-updated when the buffer grows) so that enqueue and dequeue skip a ``len()`` call.
+Invariant: ``_slots`` is a list of at least ``_MIN_CAPACITY`` slots; its length is the
+capacity. The ``_size`` items sit in the slots ``_front``, ``_front + 1``, ..., each
+index taken modulo the capacity (``% len(_slots)``), so they may wrap past the end of
+the list back to slot 0. The front item is ``_slots[_front]``; the back item is
+``_slots[(_front + _size - 1) % len(_slots)]``. ``0 <= _front < len(_slots)`` and
+``0 <= _size <= len(_slots)``. Every other slot holds None, so a dequeued item is not
+kept alive by the queue.
 
 Dequeuing moves ``_front`` forward instead of shifting the items, so both ends are
-O(1). An index is never more than one lap past the end, so "modulo capacity" is
-done by subtracting the capacity once when the index reaches it (cheaper than ``%``).
-When an enqueue finds every slot full, the items are copied, in queue order,
+O(1). When an enqueue finds every slot full, the items are copied, in queue order,
 to the start of a list twice as long; that O(n) copy happens after n cheap enqueues,
-so enqueue is O(1) amortized.
+so enqueue is O(1) amortized. This queue only grows: ArrayStack shows shrinking, and
+a queue in a card game never holds more than 52 cards.
 
 >>> q = ArrayQueue([1, 2, 3, 4])
 >>> q.dequeue()
@@ -57,8 +55,6 @@ class ArrayQueue(Queue[T]):
     ArrayQueue([2, 3])
     """
 
-    __slots__ = ("_capacity", "_front", "_size", "_slots")
-
     def __init__(self, items: Iterable[T] | None = None) -> None:
         """Make a queue, enqueuing each of ``items`` in order.
 
@@ -68,7 +64,6 @@ class ArrayQueue(Queue[T]):
         'a'
         """
         self._slots: list[Any] = [None] * _MIN_CAPACITY  # an item, or None when unused
-        self._capacity = _MIN_CAPACITY  # len(self._slots)
         self._front = 0
         self._size = 0
         if items is not None:
@@ -87,15 +82,12 @@ class ArrayQueue(Queue[T]):
         >>> list(queue)
         [1, 2]
         """
-        # BEGIN SOLUTION: grow when full, then put item in the slot after the back (wrap around)
-        size = self._size
-        if size == self._capacity:
+        # BEGIN SOLUTION: grow when full, then put item in the slot after the back (% wraps round)
+        if self._size == len(self._slots):
             self._grow()
-        back = self._front + size
-        if back >= self._capacity:  # the back runs past the end of the list: wrap round to 0
-            back -= self._capacity
+        back = (self._front + self._size) % len(self._slots)
         self._slots[back] = item
-        self._size = size + 1
+        self._size += 1
         # END SOLUTION
 
     # -- removing --------------------------------------------------------------------
@@ -113,19 +105,13 @@ class ArrayQueue(Queue[T]):
         >>> len(queue)
         1
         """
-        # BEGIN SOLUTION: take the front item out (leave None), move the front on (wrap around)
-        size = self._size
-        if size == 0:
+        # BEGIN SOLUTION: take the front item out (leave None), move the front on (% wraps round)
+        if self._size == 0:
             raise EmptyStructureError("dequeue from an empty queue")
-        slots = self._slots
-        front = self._front
-        item: T = slots[front]
-        slots[front] = None  # no stale reference: the queue must not keep the item alive
-        front += 1
-        if front == self._capacity:  # the front moves past the end of the list: wrap round to 0
-            front = 0
-        self._front = front
-        self._size = size - 1
+        item: T = self._slots[self._front]
+        self._slots[self._front] = None  # no stale reference: the queue must not keep the item alive
+        self._front = (self._front + 1) % len(self._slots)
+        self._size -= 1
         return item
         # END SOLUTION
 
@@ -171,11 +157,8 @@ class ArrayQueue(Queue[T]):
         [1, 2, 3]
         """
         # BEGIN SOLUTION: yield the items from the front slot on, wrapping around the end
-        slots = self._slots
-        capacity = len(slots)
-        front = self._front
         for offset in range(self._size):
-            item: T = slots[(front + offset) % capacity]
+            item: T = self._slots[(self._front + offset) % len(self._slots)]
             yield item
         # END SOLUTION
 
@@ -184,9 +167,7 @@ class ArrayQueue(Queue[T]):
     def _grow(self) -> None:
         """Copy the items of the full buffer, front first, to a list twice as long.
 
-        Also doubles ``_capacity``.
-
-        Runtime complexity: O(n) for n items (two slice copies).
+        Runtime complexity: O(n) for n items.
 
         >>> q = ArrayQueue()
         >>> for n in range(len(q._slots)):
@@ -196,32 +177,26 @@ class ArrayQueue(Queue[T]):
         >>> len(q._slots) == 2 * capacity, q._front, list(q) == list(range(capacity))
         (True, 0, True)
         """
-        # BEGIN SOLUTION: copy the items in order into a list twice as long; front 0, capacity doubled
+        # BEGIN SOLUTION: copy the items, front first, to the start of a list twice as long; front 0
         old_slots = self._slots
-        capacity = len(old_slots)  # the buffer is full: _size == capacity
-        new_slots: list[Any] = [None] * (2 * capacity)
-        # the items run from _front to the end of the list, then wrap round to slot 0
-        to_the_end = capacity - self._front
-        new_slots[:to_the_end] = old_slots[self._front :]
-        new_slots[to_the_end:capacity] = old_slots[: self._front]
-        self._slots = new_slots
-        self._capacity = 2 * capacity
+        self._slots = [None] * (2 * len(old_slots))
+        for offset in range(self._size):
+            self._slots[offset] = old_slots[(self._front + offset) % len(old_slots)]
         self._front = 0
         # END SOLUTION
 
     def _check(self) -> None:
         """Assert the invariant stated at the top of this module.
 
-        Runtime complexity: O(capacity) for the array classes, O(n) for the linked ones.
+        Runtime complexity: O(capacity).
 
         >>> ArrayQueue([1, 2])._check() is None
         True
         """
         slots = self._slots
-        capacity = len(slots)
         assert isinstance(slots, list), "_slots must be a list"
+        capacity = len(slots)
         assert capacity >= _MIN_CAPACITY, f"capacity {capacity} is below {_MIN_CAPACITY}"
-        assert self._capacity == capacity, f"_capacity is {self._capacity}, not {capacity}"
         assert 0 <= self._front < capacity, f"front {self._front} outside 0..{capacity - 1}"
         assert 0 <= self._size <= capacity, f"size {self._size} outside 0..{capacity}"
         used = {(self._front + offset) % capacity for offset in range(self._size)}

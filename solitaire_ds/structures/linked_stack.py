@@ -24,23 +24,25 @@ T = TypeVar("T")
 
 
 class _Node:
-    """One item and a link to the node below it.
+    """One item and a link to the node below it (None under the bottom node).
 
-    There is no ``__init__``: make the node, then set both fields. Calling a Python
-    ``__init__`` costs about as much as the rest of a push, so this keeps push fast.
-
-    >>> bottom = _Node()
-    >>> bottom.item, bottom.next = "a", None
-    >>> top = _Node()
-    >>> top.item, top.next = "b", bottom
+    >>> bottom = _Node("a", None)
+    >>> top = _Node("b", bottom)
     >>> top.item, top.next is bottom, bottom.next
     ('b', True, None)
     """
 
-    __slots__ = ("item", "next")
+    def __init__(self, item: Any, next: _Node | None) -> None:
+        """Make a node holding ``item``, linked to the next node.
 
-    item: Any
-    next: _Node | None
+        Runtime complexity: O(1).
+
+        >>> _Node("a", None).item
+        'a'
+        """
+        self.item = item
+        self.next = next
+
 
 
 class LinkedStack(Stack[T]):
@@ -61,8 +63,6 @@ class LinkedStack(Stack[T]):
     >>> stack
     LinkedStack([1, 2])
     """
-
-    __slots__ = ("_size", "_top")
 
     def __init__(self, items: Iterable[T] | None = None) -> None:
         """Make a stack, pushing each of ``items`` in order so the last ends on top.
@@ -91,10 +91,7 @@ class LinkedStack(Stack[T]):
         'x'
         """
         # BEGIN SOLUTION: make a node for item that links to the old top, and make it the top
-        node = _Node()
-        node.item = item
-        node.next = self._top
-        self._top = node
+        self._top = _Node(item, self._top)
         self._size += 1
         # END SOLUTION
 
@@ -114,12 +111,11 @@ class LinkedStack(Stack[T]):
         1
         """
         # BEGIN SOLUTION: unlink the top node (raise when there is none) and return its item
-        top = self._top
-        if top is None:
+        if self._top is None:
             raise EmptyStructureError("pop from an empty stack")
-        self._top = top.next
+        item: T = self._top.item
+        self._top = self._top.next
         self._size -= 1
-        item: T = top.item
         return item
         # END SOLUTION
 
@@ -177,7 +173,7 @@ class LinkedStack(Stack[T]):
     def _check(self) -> None:
         """Assert the invariant stated at the top of this module.
 
-        Runtime complexity: O(capacity) for the array classes, O(n) for the linked ones.
+        Runtime complexity: O(n).
 
         >>> LinkedStack([1, 2])._check() is None
         True

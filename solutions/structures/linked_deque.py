@@ -10,8 +10,9 @@ For every node ``n`` in the ring, ``n.next.prev is n`` and ``n.prev.next is n``.
 The ring holds exactly ``_size`` nodes besides the sentinel.
 
 The sentinel is why there are no special cases: every real node always has a node
-on each side, so adding and removing at either end is the same two-link splice,
-whether or not the deque is empty. All operations are O(1).
+on each side, so adding at either end is the same splice (``_insert_between``), and
+removing at either end the same unlinking (``_unlink``), whether or not the deque is
+empty. All operations are O(1).
 
 >>> d = LinkedDeque([1, 2])
 >>> d._sentinel.next.item, d._sentinel.prev.item, d._sentinel.item  # front, rear, none
@@ -33,21 +34,24 @@ T = TypeVar("T")
 class _Node:
     """One item and the links to the nodes before and after it.
 
-    There is no ``__init__``: make the node, then set its three fields. Calling a
-    Python ``__init__`` costs about as much as the rest of an add, so this keeps adding fast.
-
-    >>> lone = _Node()  # a sentinel on its own: a ring of one
-    >>> lone.item = None
+    >>> lone = _Node(None, None, None)  # a sentinel on its own: a ring of one
     >>> lone.prev = lone.next = lone
     >>> lone.prev is lone is lone.next
     True
     """
 
-    __slots__ = ("item", "next", "prev")
+    def __init__(self, item: Any, prev: Any, next: Any) -> None:
+        """Make a node holding ``item``, linked to the nodes before and after it.
 
-    item: Any
-    prev: _Node
-    next: _Node
+        Runtime complexity: O(1).
+
+        >>> _Node("a", None, None).item
+        'a'
+        """
+        self.item = item
+        self.prev: _Node = prev
+        self.next: _Node = next
+
 
 
 class LinkedDeque(Deque[T]):
@@ -70,8 +74,6 @@ class LinkedDeque(Deque[T]):
     LinkedDeque([1, 2])
     """
 
-    __slots__ = ("_sentinel", "_size")
-
     def __init__(self, items: Iterable[T] | None = None) -> None:
         """Make a deque, adding each of ``items`` at the rear in order.
 
@@ -80,10 +82,9 @@ class LinkedDeque(Deque[T]):
         >>> LinkedDeque("ab").peek_front()
         'a'
         """
-        sentinel = _Node()
-        sentinel.item = None
-        sentinel.prev = sentinel.next = sentinel  # links to itself: the ring of an empty deque
-        self._sentinel = sentinel
+        self._sentinel = _Node(None, None, None)
+        self._sentinel.prev = self._sentinel  # links to itself: the ring of an empty deque
+        self._sentinel.next = self._sentinel
         self._size = 0
         if items is not None:
             for item in items:
@@ -101,15 +102,7 @@ class LinkedDeque(Deque[T]):
         >>> list(deque)
         [1, 2]
         """
-        before = self._sentinel
-        after = before.next
-        node = _Node()
-        node.item = item
-        node.prev = before
-        node.next = after
-        before.next = node
-        after.prev = node
-        self._size += 1
+        self._insert_between(item, self._sentinel, self._sentinel.next)
 
     def add_rear(self, item: T) -> None:
         """Add ``item`` at the rear.
@@ -121,15 +114,7 @@ class LinkedDeque(Deque[T]):
         >>> list(deque)
         [1, 2]
         """
-        after = self._sentinel
-        before = after.prev
-        node = _Node()
-        node.item = item
-        node.prev = before
-        node.next = after
-        before.next = node
-        after.prev = node
-        self._size += 1
+        self._insert_between(item, self._sentinel.prev, self._sentinel)
 
     # -- removing --------------------------------------------------------------------
 
@@ -148,12 +133,7 @@ class LinkedDeque(Deque[T]):
         """
         if self._size == 0:
             raise EmptyStructureError("remove_front from an empty deque")
-        node = self._sentinel.next
-        node.prev.next = node.next
-        node.next.prev = node.prev
-        self._size -= 1
-        item: T = node.item
-        return item
+        return self._unlink(self._sentinel.next)
 
     def remove_rear(self) -> T:
         """Remove and return the rear item.
@@ -170,12 +150,7 @@ class LinkedDeque(Deque[T]):
         """
         if self._size == 0:
             raise EmptyStructureError("remove_rear from an empty deque")
-        node = self._sentinel.prev
-        node.prev.next = node.next
-        node.next.prev = node.prev
-        self._size -= 1
-        item: T = node.item
-        return item
+        return self._unlink(self._sentinel.prev)
 
     # -- looking ---------------------------------------------------------------------
 
@@ -238,10 +213,42 @@ class LinkedDeque(Deque[T]):
 
     # -- private helpers -------------------------------------------------------------
 
+    def _insert_between(self, item: T, before: _Node, after: _Node) -> None:
+        """Link a new node holding ``item`` between the neighbours ``before`` and ``after``.
+
+        Runtime complexity: O(1).
+
+        >>> d = LinkedDeque([1, 3])
+        >>> d._insert_between(2, d._sentinel.next, d._sentinel.prev)
+        >>> list(d)
+        [1, 2, 3]
+        """
+        node = _Node(item, before, after)
+        before.next = node
+        after.prev = node
+        self._size += 1
+
+    def _unlink(self, node: _Node) -> T:
+        """Take ``node`` (not the sentinel) out of the ring and return its item.
+
+        Runtime complexity: O(1).
+
+        >>> d = LinkedDeque([1, 2, 3])
+        >>> d._unlink(d._sentinel.next.next)
+        2
+        >>> list(d)
+        [1, 3]
+        """
+        node.prev.next = node.next
+        node.next.prev = node.prev
+        self._size -= 1
+        item: T = node.item
+        return item
+
     def _check(self) -> None:
         """Assert the invariant stated at the top of this module.
 
-        Runtime complexity: O(capacity) for the array classes, O(n) for the linked ones.
+        Runtime complexity: O(n).
 
         >>> LinkedDeque([1, 2])._check() is None
         True

@@ -124,7 +124,7 @@ def test_the_instructors_tests_run_beside_the_contract_and_count(tmp_path: Path)
         "instructor/test_ex01_more.py::test_a_thousand_pushes_pop_back_in_reverse",
         "instructor/test_ex01_more.py::test_peek_sees_the_last_push",
     ]
-    assert results[0].result(1).score == 10 and results[0].result(1).total == 19
+    assert results[0].result(1).score == 10 and results[0].result(1).total == 21
     failing = {t.test for t in results[1].result(1).tests if not t.passed}
     assert "instructor/test_ex01_more.py::test_peek_sees_the_last_push" in failing
     assert "instructor/test_ex01_more.py::test_a_thousand_pushes_pop_back_in_reverse" not in failing

@@ -76,7 +76,7 @@ def test_the_bundle_grades_an_upload_and_writes_valid_results(tmp_path: Path) ->
     assert results["score"] == 20.0  # the course file makes exercise 1 worth 20
     ex1 = [t for t in results["tests"] if t["number"].startswith("1.")]
     ex2 = [t for t in results["tests"] if t["number"].startswith("2.")]
-    assert len(ex1) == 18 and len(ex2) == 17  # one entry per contract test, and the instructor's
+    assert len(ex1) == 20 and len(ex2) == 17  # one entry per contract test, and the instructor's
     assert ex1[-1]["name"] == "Exercise 1: instructor/test_ex01_more.py::test_many_pushes"
     assert abs(ex1[-1]["max_score"] - 2 * ex1[0]["max_score"]) < 0.001  # weighed double
     assert all(t["status"] == "passed" and t["visibility"] == "visible" for t in ex1)

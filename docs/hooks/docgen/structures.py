@@ -177,29 +177,37 @@ def shuffle(items: str = "A♠ 2♠ 3♠ 4♠ 5♠ 6♠", seed: str = "1") -> st
             f"</figure>\n\n{legend}\n")
 
 
-def bench(cls: str = "") -> str:
-    """The measured ns/op table (all classes, or one) from ``docs/data/benchmarks.json``."""
-    data = _load("benchmarks.json")
-    if data is None:
-        return ('!!! note "Not measured yet"\n    Run `python scripts/docs_figures.py --bench-only` '
-                "to store the timings.\n")
-    rows = [r for r in data["rows"] if not cls or r["name"] == cls]
+def _growth(a: dict[str, Any], b: dict[str, Any]) -> float:
+    return (b["ns_per_op"] * b["ops"]) / (a["ns_per_op"] * a["ops"])
+
+
+def _bench_table(rows: list[dict[str, Any]]) -> list[str]:
     out = ["| class | operations | ns per operation | built-in | built-in ns/op | ratio | time growth (10× ops) |",
            "| --- | ---: | ---: | --- | ---: | ---: | ---: |"]
     previous: dict[str, Any] | None = None
     for r in rows:
         growth = ""
         if previous is not None and previous["name"] == r["name"]:
-            growth = f"{(r['ns_per_op'] * r['ops']) / (previous['ns_per_op'] * previous['ops']):.1f}×"
+            growth = f"{_growth(previous, r):.1f}×"
         out.append(f"| `{r['name']}` | {r['ops']:,} | {r['ns_per_op']:.0f} | `{r['baseline']}` | "
                    f"{r['baseline_ns_per_op']:.0f} | {r['ratio']:.2f}× | {growth} |")
         previous = r
-    out += ["", *_bench_verdicts(rows)]
+    return out
+
+
+def bench(cls: str = "") -> str:
+    """The measured ns/op table (the six classes, or one) from ``docs/data/benchmarks.json``."""
+    data = _load("benchmarks.json")
+    if data is None:
+        return ('!!! note "Not measured yet"\n    Run `python scripts/docs_figures.py --bench-only` '
+                "to store the timings.\n")
+    rows = [r for r in data["rows"] if r["kind"] != "peer" and (not cls or r["name"] == cls)]
+    out = [*_bench_table(rows), "", *_bench_verdicts(rows)]
     out += ["", f"Measured with `{data.get('command', 'python -m benchmarks.structures')}` "
-            f"(Python {data.get('python', '?')}, best of {data.get('repeats', '?')}), "
-            "stored in `docs/data/benchmarks.json` by `scripts/docs_figures.py --bench-only`. "
-            "Targets: array classes within 6× of the built-in, linked ones within 10×; "
-            "10× the operations in at most 12× the time.", ""]
+            f"(Python {data.get('python', '?')}, best of {data.get('repeats', '?')} runs, CPU time). "
+            "O(1) amortized predicts that 10× the operations take about 10× the time; the verdict "
+            "allows 12× for noise, caches and memory allocation. The ratio to the built-in has no "
+            "target: it is the price of writing each operation in Python.", ""]
     if not cls:
         largest = max(r["ops"] for r in rows)
         bars = [(r["name"], r["ns_per_op"], r["baseline"], r["baseline_ns_per_op"])
@@ -208,17 +216,48 @@ def bench(cls: str = "") -> str:
     return "\n".join(out)
 
 
+def bench_peers() -> str:
+    """The queue workload on ArrayQueue and on the two queues a student would otherwise copy."""
+    data = _load("benchmarks.json")
+    if data is None or not any(r["kind"] == "peer" for r in data["rows"]):
+        return ('!!! note "Not measured yet"\n    Run `python scripts/docs_figures.py --bench-only` '
+                "to store the timings.\n")
+    names = ("ArrayQueue", "InsertQueue", "CircularQueue")
+    rows = [r for name in names for r in data["rows"] if r["name"] == name]
+    by = {(r["name"], r["ops"]): r for r in rows}
+    largest_insert = max(r["ops"] for r in rows if r["name"] == "InsertQueue")
+    ours, insert = by[("ArrayQueue", largest_insert)], by[("InsertQueue", largest_insert)]
+    largest = max(r["ops"] for r in rows if r["name"] == "ArrayQueue")
+    ours_big, textbook = by[("ArrayQueue", largest)], by.get(("CircularQueue", largest))
+    text = [*_bench_table(rows), ""]
+    text.append(
+        f"At {largest_insert:,} operations the `list.insert(0, x)` queue takes "
+        f"{insert['ns_per_op']:.0f} ns an operation against our circular buffer's "
+        f"{ours['ns_per_op']:.0f} ({insert['ns_per_op'] / ours['ns_per_op']:.0f}×), and its time "
+        "grows far faster than the operations: each enqueue shifts every item in the list, so it is "
+        "O(n), and the gap widens with every tenfold step. It is not run at "
+        f"{largest:,} operations, where it would take minutes. That is what O(1) buys.")
+    if textbook is not None:
+        text.append("")
+        text.append(
+            f"The textbook circular queue (a list, a front index, a size, `%` to wrap) is the same "
+            f"design as ours: at {largest:,} operations it takes {textbook['ns_per_op']:.0f} ns an "
+            f"operation, ours {ours_big['ns_per_op']:.0f}. Both are about "
+            f"{ours_big['ratio']:.0f}× `collections.deque`, which does each operation in one call "
+            "to C: that factor is what a Python method call costs, not a flaw of the design.")
+    return "\n".join(text) + "\n"
+
+
 def bench_summary() -> str:
     """What the stored benchmark run measured, in words: the range of ratios and growths, the verdicts."""
     data = _load("benchmarks.json")
     if data is None or not data.get("rows"):
         return "*No timings are stored yet, so there is nothing to summarise.*\n"
-    rows = data["rows"]
+    rows = [r for r in data["rows"] if r["kind"] != "peer"]
     ratios = [(r["ratio"], r["name"]) for r in rows]
-    growths = [((b["ns_per_op"] * b["ops"]) / (a["ns_per_op"] * a["ops"]), b["name"])
-               for a, b in itertools.pairwise(rows) if a["name"] == b["name"]]
+    growths = [(_growth(a, b), b["name"]) for a, b in itertools.pairwise(rows) if a["name"] == b["name"]]
     verdicts = _bench_verdicts(rows)
-    met = sum(" meets " in line for line in verdicts)
+    met = sum(" is O(1) amortized " in line for line in verdicts)
     lo, hi = min(ratios), max(ratios)
     text = (f"In the stored run, each class took from {lo[0]:.1f}× (`{lo[1]}`) to {hi[0]:.1f}× (`{hi[1]}`) "
             "the time of its built-in per operation")
@@ -227,7 +266,7 @@ def bench_summary() -> str:
         text += (f"; 10× the operations took from {glo[0]:.1f}× (`{glo[1]}`) to {ghi[0]:.1f}× "
                  f"(`{ghi[1]}`) the time")
     names = list(dict.fromkeys(r["name"] for r in rows))
-    text += f"; {met} of the {len(names)} classes met both targets.\n"
+    text += f"; {met} of the {len(names)} classes grew no faster than 12× for 10× the operations.\n"
     floor = data.get("call_floor")
     if floor:
         text += (f"\nFor scale, in the same run: a Python class whose `push` and `pop` do nothing at all "
@@ -241,17 +280,14 @@ def bench_summary() -> str:
 
 
 def _bench_verdicts(rows: list[dict[str, Any]]) -> list[str]:
-    """One line per class: its worst ratio and worst growth against the targets."""
+    """One line per class: its worst growth for 10× the operations, against O(1)'s 10×."""
     lines = []
     for name in dict.fromkeys(r["name"] for r in rows):
         mine = [r for r in rows if r["name"] == name]
-        target = {"array": 6.0, "linked": 10.0}[mine[0]["kind"]]
-        ratio = max(r["ratio"] for r in mine)
-        growths = [(b["ns_per_op"] * b["ops"]) / (a["ns_per_op"] * a["ops"]) for a, b in itertools.pairwise(mine)]
-        growth = max(growths, default=0.0)
-        verdict = "meets" if ratio <= target and growth <= 12 else "misses"
-        lines.append(f"- `{name}` {verdict} the targets in this run: worst ratio {ratio:.1f}× "
-                     f"(target {target:g}×), worst growth {growth:.1f}× (target 12×).")
+        growth = max((_growth(a, b) for a, b in itertools.pairwise(mine)), default=0.0)
+        verdict = "is O(1) amortized" if growth <= 12 else "grows faster than O(1) allows"
+        lines.append(f"- `{name}` {verdict} in this run: 10× the operations took at most "
+                     f"{growth:.1f}× the time (up to {mine[-1]['ops']:,} operations).")
     return lines
 
 

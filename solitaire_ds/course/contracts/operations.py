@@ -11,13 +11,48 @@ go through it.
 from __future__ import annotations
 
 import errno
+import sys
+import types
 from collections.abc import Callable
 from typing import Any
 
+import solitaire_ds.structures as structures
 from solitaire_ds.course.contracts.plain import describe_steps
 from solitaire_ds.structures.base import EmptyStructureError
 
-__all__ = ["Operations", "evaluate"]
+__all__ = ["Operations", "evaluate", "given_check"]
+
+
+def given_check(structure: Any) -> Callable[[], None]:
+    """Return the skeleton's own ``_check()`` for ``structure``, not the student's copy.
+
+    ``_check()`` is given code: a student who rewrites it (say, to ``pass``) must not
+    switch the invariant check off. For one of the six classes, this runs the package's
+    ``_check`` code on the student's object, with the student module's ``_Node`` class
+    (their nodes are theirs); any other class keeps its own ``_check``.
+
+    >>> from solitaire_ds.structures import array_stack
+    >>> class ArrayStack(array_stack.ArrayStack):  # a student's, with _check switched off
+    ...     def _check(self): pass
+    >>> stack = ArrayStack([1])
+    >>> stack._slots[3] = "stale"
+    >>> stack._check() is None
+    True
+    >>> given_check(stack)()
+    Traceback (most recent call last):
+    AssertionError: unused slot 3 still holds 'stale'
+    """
+    cls = type(structure)
+    reference: Any = getattr(structures, cls.__name__, None)
+    if not isinstance(reference, type):
+        return structure._check  # type: ignore[no-any-return]
+    namespace = dict(vars(sys.modules[reference.__module__]))
+    student_module = sys.modules.get(cls.__module__)
+    if student_module is not None and isinstance(getattr(student_module, "_Node", None), type):
+        namespace["_Node"] = student_module._Node
+    given: Any = vars(reference)["_check"]  # each of the six classes defines its own
+    check = types.FunctionType(given.__code__, namespace, "_check")
+    return lambda: check(structure)
 
 # -- operations -------------------------------------------------------
 
@@ -139,7 +174,7 @@ class Operations:
         if record:
             self.history.append("_check()")
         try:
-            self.structure._check()
+            given_check(self.structure)()
         except AssertionError as error:
             raise AssertionError(f"{self._prefix(done)}_check() failed: {error}") from None
         except Exception as error:

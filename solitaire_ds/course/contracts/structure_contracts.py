@@ -43,9 +43,11 @@ from solitaire_ds.course.contracts.structure_machines import (
 
 __all__ = [
     "STATEFUL_SETTINGS",
+    "ArrayContract",
     "DequeContract",
     "Operations",
     "QueueContract",
+    "ShrinkingContract",
     "StackContract",
     "deque_machine",
     "evaluate",
@@ -123,10 +125,38 @@ class _CommonContract:
             ops.look(f"bool({self.adt})", bool, True)
             ops.look("is_empty()", lambda s: s.is_empty(), False)
 
+    #: How the ADT iterates [1, 'two', 3] added in order, and which end it peeks at.
+    iterates_reversed = False
+    peek = ""
+
+    def _order_culprit(self, structure: Any) -> str:
+        """Say which of the student's methods put [1, 'two', 3] in the wrong order."""
+        expected = [3, "two", 1] if self.iterates_reversed else [1, "two", 3]
+        try:
+            iterated = list(structure)
+            peeked = getattr(structure, self.peek)()
+        except Exception:  # the failure itself is reported already
+            return ""
+        if iterated == expected:
+            return ""
+        told = ("repr is given code: it lists the items in the order the constructor adds them, "
+                f"read through your __iter__, which gave {iterated!r}; ")
+        if peeked != expected[0]:
+            return told + (f"{self.peek}() gave {peeked!r}, not {expected[0]!r}, so the items went "
+                           f"in the wrong way round: look at __init__ and {self.add}")
+        direction = "from the top to the bottom" if self.iterates_reversed else "from the front"
+        return told + f"{self.peek}() is right, so look at __iter__: it goes {direction}"
+
     def test_repr_rebuilds(self, structure_class: type[Any]) -> None:
         name = structure_class.__name__
         ops = self.new(structure_class, [1, "two", 3])
-        ops.look(f"repr({self.adt})", repr, f"{name}([1, 'two', 3])")
+        try:
+            ops.look(f"repr({self.adt})", repr, f"{name}([1, 'two', 3])")
+        except AssertionError as error:
+            culprit = self._order_culprit(ops.structure)
+            if not culprit:
+                raise
+            raise AssertionError(f"{error}\n{culprit}") from None
         self.new(structure_class).look(f"repr({self.adt})", repr, f"{name}([])")
         # what repr shows, given back to the class, makes an equal structure
         shown = repr(ops.structure)[len(name):]
@@ -177,12 +207,85 @@ class _CommonContract:
         _assert_no_shortcuts(structure_class)
 
 
+# -- array classes: how often the slots are copied -------------------------------------------
+#
+# Every change of ``len(_slots)`` copies every item. Counting those changes shows the
+# amortized cost without a clock: a class that grows by a constant, or halves at half
+# full, passes every other test and still costs O(n) a step.
+
+
+def _capacity(ops: Operations) -> int:
+    capacity = ops.run("len(_slots)", lambda: len(ops.structure._slots), record=False)
+    return int(capacity)
+
+
+def _count_copies(ops: Operations, steps: list[tuple[str, tuple[object, ...]]]) -> list[int]:
+    """Do ``steps`` (method, args) on the structure; return the capacities it went through."""
+    capacities = [_capacity(ops)]
+    for method, args in steps:
+        ops.do(method, *args)
+        if _capacity(ops) != capacities[-1]:
+            capacities.append(_capacity(ops))
+    return capacities
+
+
+def _show_capacities(capacities: list[int]) -> str:
+    shown = " -> ".join(map(str, capacities[:7]))
+    return shown + (" -> ..." if len(capacities) > 7 else "")
+
+
+class ArrayContract:
+    """The array classes double their slots when full; needs a ``structure_class`` fixture."""
+
+    adt = ""
+    add = ""
+
+    def test_adding_many_items_copies_the_slots_at_most_a_few_times(
+        self, structure_class: type[Any]
+    ) -> None:
+        name = structure_class.__name__
+        ops = Operations(structure_class, adt=self.adt)
+        capacities = _count_copies(ops, [(self.add, (item,)) for item in range(1000)])
+        # doubling from 4 slots to hold 1,000 items: 4 -> 8 -> ... -> 1024, eight copies
+        assert len(capacities) - 1 <= 8, (
+            f"after {name}(), {self.add}(0), ..., {self.add}(999), the capacity changed "
+            f"{len(capacities) - 1} times ({_show_capacities(capacities)}); every change copies "
+            "every item, so double the capacity when every slot is full (8 copies for 1,000 items)"
+        )
+
+
+class ShrinkingContract:
+    """A stack that halves at a quarter full; needs a ``structure_class`` fixture."""
+
+    def test_push_and_pop_at_any_size_copy_the_slots_at_most_once(
+        self, structure_class: type[Any]
+    ) -> None:
+        name = structure_class.__name__
+        for size in range(1, 140):
+            for pair in (("push", "pop"), ("pop", "push")):
+                ops = Operations(structure_class, range(size), adt="stack",
+                                 shown=f"range({size})")
+                steps: list[tuple[str, tuple[object, ...]]] = [
+                    ("push", (0,)) if method == "push" else ("pop", ()) for method in pair
+                ]
+                shown = ", ".join(f"{method}({', '.join(map(repr, args))})" for method, args in steps)
+                capacities = _count_copies(ops, steps * 20)
+                assert len(capacities) - 1 <= 1, (
+                    f"after {name}(range({size})), then {shown} 20 times, the capacity "
+                    f"changed {len(capacities) - 1} times ({_show_capacities(capacities)}); every "
+                    "change copies every item, so a push and a pop at this size cost O(n) each. "
+                    "Halve when a pop leaves the stack a quarter full, not half full"
+                )
+
+
 class StackContract(_CommonContract):
     """The Stack contract; needs a ``structure_class`` fixture."""
 
     adt = "stack"
     add = "push"
     remove = "pop"
+    iterates_reversed = True
+    peek = "peek"
 
     def test_pop_returns_the_last_pushed(self, structure_class: type[Any]) -> None:
         ops = self.new(structure_class)
@@ -239,6 +342,7 @@ class QueueContract(_CommonContract):
     adt = "queue"
     add = "enqueue"
     remove = "dequeue"
+    peek = "peek"
 
     def test_dequeue_returns_the_first_enqueued(self, structure_class: type[Any]) -> None:
         ops = self.new(structure_class)
@@ -311,6 +415,7 @@ class DequeContract(_CommonContract):
     adt = "deque"
     add = "add_rear"
     remove = "remove_front"
+    peek = "peek_front"
 
     def test_both_ends_work_like_collections_deque(self, structure_class: type[Any]) -> None:
         ops = self.new(structure_class)

@@ -7,7 +7,11 @@ from typing import Any
 import pytest
 
 from solitaire_ds.course.catalog import load_module
-from solitaire_ds.course.contracts.structure_contracts import StackContract
+from solitaire_ds.course.contracts.structure_contracts import (
+    ArrayContract,
+    ShrinkingContract,
+    StackContract,
+)
 
 
 @pytest.fixture(scope="module")
@@ -17,5 +21,5 @@ def structure_class(impl: str) -> type[Any]:
     return cls
 
 
-class TestArrayStack(StackContract):
-    """Every Stack test, run against ArrayStack."""
+class TestArrayStack(StackContract, ArrayContract, ShrinkingContract):
+    """Every Stack test and the array tests, run against ArrayStack."""

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from solitaire_ds.course.catalog import load_module
-from solitaire_ds.course.contracts.structure_contracts import QueueContract
+from solitaire_ds.course.contracts.structure_contracts import ArrayContract, QueueContract
 
 
 @pytest.fixture(scope="module")
@@ -17,5 +17,5 @@ def structure_class(impl: str) -> type[Any]:
     return cls
 
 
-class TestArrayQueue(QueueContract):
-    """Every Queue test, run against ArrayQueue."""
+class TestArrayQueue(QueueContract, ArrayContract):
+    """Every Queue test and the array tests, run against ArrayQueue."""

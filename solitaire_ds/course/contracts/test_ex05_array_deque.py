@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from solitaire_ds.course.catalog import load_module
-from solitaire_ds.course.contracts.structure_contracts import DequeContract
+from solitaire_ds.course.contracts.structure_contracts import ArrayContract, DequeContract
 
 
 @pytest.fixture(scope="module")
@@ -17,5 +17,5 @@ def structure_class(impl: str) -> type[Any]:
     return cls
 
 
-class TestArrayDeque(DequeContract):
-    """Every Deque test, run against ArrayDeque."""
+class TestArrayDeque(DequeContract, ArrayContract):
+    """Every Deque test and the array tests, run against ArrayDeque."""
