@@ -292,6 +292,26 @@ def test_a_student_with_only_exercise_1_done_plays_on_their_stack(
     assert theirs.splitlines()[1:] == reference.splitlines()[1:]
 
 
+def test_klondike_runs_on_a_students_deque_and_on_their_linked_classes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shutil.copytree(REPO_ROOT / "exercises", tmp_path / "mine")
+    for name in ("array_deque", "linked_deque"):  # exercises 5 and 6 done, nothing else
+        shutil.copyfile(REPO_ROOT / f"solutions/structures/{name}.py",
+                        tmp_path / f"mine/structures/{name}.py")
+    status, reference, _ = run(capsys, "play", "klondike", "--seed", "3")
+    status_array, array, _ = run(capsys, "play", "klondike", "--seed", "3", "--impl", str(tmp_path / "mine"))
+    status_linked, linked, _ = run(capsys, "play", "klondike", "--seed", "3", "--impl",
+                                   str(tmp_path / "mine"), "--linked")
+    assert status == status_array == status_linked == 0
+    assert array.splitlines()[0].endswith(
+        ": your ArrayDeque (structures/array_deque.py); the package's ArrayStack, ArrayQueue "
+        "(exercises 1, 3 not started)")
+    assert linked.splitlines()[0].endswith(
+        ": your LinkedDeque (structures/linked_deque.py); the package's LinkedStack, LinkedQueue "
+        "(exercises 2, 4 not started)")
+    assert array.splitlines()[1:] == linked.splitlines()[1:] == reference.splitlines()[1:]
+
+
 def test_play_on_unfinished_structures_says_which_method_broke(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     shutil.copytree(REPO_ROOT / "exercises", tmp_path / "mine")

@@ -198,7 +198,7 @@ def test_the_guard_never_moves_a_king_that_lies_at_the_bottom_of_its_pile() -> N
 class _Unguarded(Klondike):
     """The rule text alone: a king at the bottom of its pile may move to an empty pile."""
 
-    def _guarded(self, pile: int, bottom: Card) -> bool:
+    def _guarded(self, pile: int) -> bool:
         return False
 
 

@@ -129,9 +129,9 @@ def _game(name: str) -> type[Game]:
         raise UsageError(str(exc)) from None
 
 
-def _toolkit(impl: str) -> Toolkit:
+def _toolkit(impl: str, linked: bool = False) -> Toolkit:
     try:
-        return load_toolkit(impl)
+        return load_toolkit(impl, linked)
     except Exception as exc:  # a student's folder can fail in any way: report, don't crash
         raise UsageError(f"cannot load the structures from --impl {impl!r}: "
                          f"{type(exc).__name__}: {exc}") from None
@@ -169,7 +169,7 @@ def _play(args: argparse.Namespace) -> int:
         origin = f"seed {seed}"
     if args.json is not None:
         check_output_path(args.json, "--json")
-    toolkit = _toolkit(args.impl)
+    toolkit = _toolkit(args.impl, args.linked)
     chosen = _choose(cls, args.player)
     choose, player = chosen if chosen is not None else (None, None)
     try:
@@ -183,7 +183,7 @@ def _play(args: argparse.Namespace) -> int:
               f"  (structures from {toolkit.source}; run `solitaire-ds check` to find the bug)",
               file=sys.stderr)
         return 1
-    print(f"Deal: {origin}" + (f"; structures from {toolkit.source}" if args.impl != "solitaire_ds"
+    print(f"Deal: {origin}" + (f"; structures from {toolkit.source}" if toolkit != DEFAULT_TOOLKIT
                                else ""))
     print(render_text(record), end="")
     if args.json is not None:
@@ -444,6 +444,8 @@ def register(subparsers: Any) -> None:
     play.add_argument("--impl", default="solitaire_ds", metavar="PATH",
                       help="build the game from these structures: a folder laid out like "
                       "exercises/ (default: the package's own)")
+    play.add_argument("--linked", action="store_true",
+                      help="the linked classes (exercises 2, 4, 6) instead of the array ones")
     add_option_flags(play)
     play.set_defaults(handler=_play)
 

@@ -153,8 +153,9 @@ def load_module(impl: str, module: str) -> ModuleType:
     return mod
 
 
-def load_toolkit(impl: str) -> Toolkit:
-    """Return the toolkit of an implementation: its ArrayStack, ArrayQueue and ArrayDeque.
+def load_toolkit(impl: str, linked: bool = False) -> Toolkit:
+    """Return the toolkit of an implementation: its ArrayStack, ArrayQueue and ArrayDeque
+    (with ``linked``: its LinkedStack, LinkedQueue and LinkedDeque, exercises 2, 4 and 6).
 
     ``impl`` is ``"solitaire_ds"``, ``"solutions"``, ``"exercises"`` or a folder laid out
     like ``exercises/``. A structure whose exercise the student has not started (its file
@@ -167,21 +168,30 @@ def load_toolkit(impl: str) -> Toolkit:
 
     >>> load_toolkit("solitaire_ds") == DEFAULT_TOOLKIT
     True
+    >>> load_toolkit("solitaire_ds", linked=True).deque.__name__
+    'LinkedDeque'
     """
+    import solitaire_ds.structures as package
+
+    kinds = (("stack", "Stack", 1), ("queue", "Queue", 3), ("deque", "Deque", 5))
+    prefix, step = ("Linked", 1) if linked else ("Array", 0)
     if impl == "solitaire_ds":
-        return DEFAULT_TOOLKIT
+        if not linked:
+            return DEFAULT_TOOLKIT
+        return Toolkit(**{field: getattr(package, prefix + adt) for field, adt, _ in kinds},
+                       source="the package's linked classes")
     folder = resolve_impl(impl)
     assert isinstance(folder, Path)
     chosen: dict[str, Any] = {}
     theirs, ours = [], []
-    for field_name, number, name in (("stack", 1, "ArrayStack"), ("queue", 3, "ArrayQueue"),
-                                     ("deque", 5, "ArrayDeque")):
+    for field_name, adt, first in kinds:
+        name, number = prefix + adt, first + step
         ex = exercise(number)
         if started(folder, ex):
             chosen[field_name] = getattr(load_module(impl, ex.module), name)
             theirs.append(f"{name} ({ex.relpath})")
         else:
-            chosen[field_name] = getattr(DEFAULT_TOOLKIT, field_name)
+            chosen[field_name] = getattr(package, name)
             ours.append((name, number))
     parts = [f"your {', '.join(theirs)}"] if theirs else []
     if ours:

@@ -9,10 +9,12 @@ time in alternating colours, and its top card is face up whenever the pile is no
 
 Vocabulary:
 
-* a *pile* (seven of them, numbered 1 to 7) is two Stacks: its face-down cards, and on
-  them the face-up run (a Stack whose top is the card played on last). A Stack shows
-  only its top, so the game also keeps, for each pile, its top and bottom face-up card
-  (``None`` when empty): rule 3 places a run by its bottom card;
+* a *pile* (seven of them, numbered 1 to 7) is a Stack of face-down cards under a
+  face-up *run*, a Deque whose front is the run's bottom card and whose rear its top
+  card. The rules read both ends: rules 1 and 2 play onto or off the top card
+  (``peek_rear``), rule 3 places a whole run by its bottom card (``peek_front``), and a
+  run moves as a unit, in order, by ``remove_front`` onto the target's ``add_rear``. A
+  Stack would show only the top card, and moving a run through a Stack reverses it;
 * the *stock* is a Queue: the deck's 29th card is turned first, the 30th next and so
   on, exactly the order in which the deck lists them, and nothing ever goes back into
   the stock (one pass, no redeal). A Queue takes the cards in the deck's order and gives
@@ -64,11 +66,12 @@ from typing import Any, ClassVar, NamedTuple
 from solitaire_ds.cards import Card, Deck, Rank, Suit, labels
 from solitaire_ds.games.base import Event, Game, GameOptions
 from solitaire_ds.stats import format_interval, format_rate, mean_interval
-from solitaire_ds.structures import Queue, Stack, Toolkit
+from solitaire_ds.structures import Deque, Queue, Stack, Toolkit
 
 __all__ = ["MAX_STEPS", "PAYOUT", "STAKE", "Klondike", "KlondikeOptions", "dollars"]
 
 Pile = Stack[Card]
+Run = Deque[Card]  # a pile's face-up cards: the front is the bottom card, the rear the top
 Stock = Queue[Card]
 
 NUM_PILES = 7
@@ -103,14 +106,8 @@ def _parents(card: Card) -> tuple[Card, ...]:
     return tuple(Card(higher, suit) for suit in Suit if suit.color is not card.color)
 
 
-_ALL_CARDS = tuple(Deck.standard())
 #: For each card, the two cards it may be placed on (none for a king).
-_PARENTS: dict[Card, tuple[Card, ...]] = {card: _parents(card) for card in _ALL_CARDS}
-#: For each card, the card its foundation takes after it (None after a king).
-_NEXT_ON_FOUNDATION: dict[Card, Card | None] = {
-    card: Card(Rank(card.rank + 1), card.suit) if card.rank < Rank.KING else None
-    for card in _ALL_CARDS
-}
+_PARENTS: dict[Card, tuple[Card, ...]] = {card: _parents(card) for card in Deck.standard()}
 
 
 @dataclass(frozen=True)
@@ -167,17 +164,10 @@ class Klondike(Game):
         if len(deck) != DECK_SIZE:
             raise ValueError(f"Klondike needs all 52 cards, not a deck of {len(deck)}")
         self.face_down: list[Pile] = [toolkit.stack() for _ in range(NUM_PILES)]
-        self.face_up: list[Pile] = [toolkit.stack() for _ in range(NUM_PILES)]
+        self.face_up: list[Run] = [toolkit.deque() for _ in range(NUM_PILES)]
         self.waste: Pile = toolkit.stack()
         self.foundations: dict[Suit, Pile] = {suit: toolkit.stack() for suit in Suit}
         self.stock: Stock = toolkit.queue(deck[TABLEAU_CARDS:])
-        self._hand: Pile = toolkit.stack()  # carries a run from pile to pile, in order
-        # What the structures show only slowly, kept up to date by every move:
-        self._tops: list[Card | None] = [None] * NUM_PILES  # top face-up card of each pile
-        self._pile_of: dict[Card, int] = {}  # the same, the other way: a top card -> its pile
-        self._bottoms: list[Card | None] = [None] * NUM_PILES  # bottom face-up card
-        self._waste_top: Card | None = None
-        self._wanted: set[Card] = {Card(Rank.ACE, suit) for suit in Suit}  # next on each foundation
         self.to_foundation = 0
         self._started = False
         self._over = False
@@ -239,7 +229,7 @@ class Klondike(Game):
                  f"foundations: {foundations}"]
         for number, (down, up) in enumerate(zip(self.face_down, self.face_up, strict=True),
                                             start=1):
-            cards = ["##"] * len(down) + [card.label for card in reversed(list(up))]
+            cards = ["##"] * len(down) + [card.label for card in up]  # a run: bottom card first
             lines.append(f"pile {number}: {' '.join(cards) if cards else '·'}")
         return "\n".join(lines)
 
@@ -251,8 +241,9 @@ class Klondike(Game):
         A move includes what follows from it at once: a face-down card turned up, a new
         waste card when the waste became empty, the end of a won game.
 
-        Runtime complexity: O(p) to choose a move among p = 7 piles (each pile's target
-        is found by a dictionary look-up), plus O(k) to move a run of k cards.
+        Runtime complexity: O(p^2) to choose a move among p = 7 piles (each candidate's
+        target is found by looking at the top of every pile), plus O(k) to move a run of
+        k cards.
 
         >>> game = Klondike(Deck.standard())
         >>> game.advance()
@@ -285,134 +276,105 @@ class Klondike(Game):
         3. the leftmost pile whose face-up run may move (not a king already at the
            bottom of its pile), onto the leftmost pile that takes its bottom card.
 
-        What to look at: ``self._wanted`` (the cards the foundations take next),
-        ``self._tops`` and ``self._bottoms`` (each pile's top and bottom face-up card,
-        None for an empty pile), ``self._waste_top`` (None when the waste is empty),
+        What to look at: ``self.face_up[pile]``, each pile's face-up run (a Deque:
+        ``peek_rear()`` is its top card, ``peek_front()`` its bottom card; empty when the
+        pile is empty), ``self.waste`` (a Stack), ``self._foundation_takes(card)``,
         ``self._target(card)`` (the leftmost pile that takes ``card``, or None) and
-        ``self._guarded(pile, bottom)``. A source or target is a pile index from 0,
+        ``self._guarded(pile)``. A source or target is a pile index from 0,
         :data:`WASTE` or :data:`FOUNDATION`.
         """
-        wanted = self._wanted
-        for pile, top in enumerate(self._tops):
-            if top in wanted:
+        for pile, run in enumerate(self.face_up):
+            if run and self._foundation_takes(run.peek_rear()):
                 return _Move(1, pile, FOUNDATION)
-        waste_top = self._waste_top
-        if waste_top is not None:
-            if waste_top in wanted:
+        if self.waste:
+            card = self.waste.peek()
+            if self._foundation_takes(card):
                 return _Move(1, WASTE, FOUNDATION)
-            target = self._target(waste_top)
+            target = self._target(card)
             if target is not None:
                 return _Move(2, WASTE, target)
-        for pile, bottom in enumerate(self._bottoms):
-            if bottom is not None:
-                target = self._target(bottom)
-                if target is not None and not self._guarded(pile, bottom):
+        for pile, run in enumerate(self.face_up):
+            if run and not self._guarded(pile):
+                target = self._target(run.peek_front())
+                if target is not None:
                     return _Move(3, pile, target)
         return None
+
+    def _foundation_takes(self, card: Card) -> bool:
+        """Return True when ``card``'s foundation takes it: an ace on an empty one, or
+        the next rank of the suit."""
+        foundation = self.foundations[card.suit]
+        if not foundation:
+            return card.rank is Rank.ACE
+        return card.rank == foundation.peek().rank + 1
 
     def _target(self, card: Card) -> int | None:
         """Return the leftmost pile that takes ``card`` (a king: an empty pile), or None.
 
         A pile never takes its own run: its top is no higher than the run's bottom card.
+        An empty pile has no face-down cards either (a face-down card left on top is
+        always turned up), so an empty run means an empty pile.
         """
         parents = _PARENTS[card]
-        if not parents:
-            return self._tops.index(None) if None in self._tops else None
-        # Two dictionary look-ups instead of a scan of the seven tops: this is the hot path.
-        pile_of = self._pile_of
-        first, second = pile_of.get(parents[0]), pile_of.get(parents[1])
-        if first is None or (second is not None and second < first):
-            return second
-        return first
+        for pile, run in enumerate(self.face_up):
+            if not parents and not run:
+                return pile
+            if run and run.peek_rear() in parents:
+                return pile
+        return None
 
-    def _guarded(self, pile: int, bottom: Card) -> bool:
-        """Return True when ``bottom`` is a king lying at the bottom of ``pile``: it stays."""
-        return bottom.rank is Rank.KING and not self.face_down[pile]
-
-    def _set_top(self, pile: int, card: Card | None) -> None:
-        """Record ``card`` (None: nothing) as the top face-up card of ``pile``."""
-        old = self._tops[pile]
-        if old is not None:
-            del self._pile_of[old]
-        if card is not None:
-            self._pile_of[card] = pile
-        self._tops[pile] = card
+    def _guarded(self, pile: int) -> bool:
+        """Return True when ``pile``'s run is a king lying at the bottom of the pile: it stays."""
+        return self.face_up[pile].peek_front().rank is Rank.KING and not self.face_down[pile]
 
     def _make(self, move: _Move) -> None:
         """Carry out ``move`` and what follows it at once (turn-ups, refilling the waste)."""
         rule, source, target = move
         if source == WASTE:
             card = self.waste.pop()
-            self._waste_top = self.waste.peek() if self.waste else None
             if target == FOUNDATION:
                 self._to_foundation(card)
             else:
-                self.face_up[target].push(card)
-                self._landed(target, card, card)
+                self.face_up[target].add_rear(card)
             if self.recording:
                 self._emit_move(rule, [card], source, target)
-            if self._waste_top is None and self.stock:
+            if not self.waste and self.stock:
                 self._turn("waste empty")
             return
-        up = self.face_up[source]
+        run = self.face_up[source]
         if target == FOUNDATION:
-            card = up.pop()
+            card = run.remove_rear()
             self._to_foundation(card)
             moved = [card]
         else:
-            hand = self._hand
-            for _ in range(len(up)):
-                hand.push(up.pop())
-            self._set_top(source, None)  # before the run's top becomes the target's top
-            bottom = hand.peek()
             moved = []
-            for _ in range(len(hand)):
-                card = hand.pop()
-                self.face_up[target].push(card)
+            while run:  # the whole run, bottom card first, keeps its order on the target
+                card = run.remove_front()
+                self.face_up[target].add_rear(card)
                 moved.append(card)
-            self._landed(target, bottom, card)
         if self.recording:
             self._emit_move(rule, moved, source, target)
         self._uncover(source)
 
     def _to_foundation(self, card: Card) -> None:
-        """Put ``card`` (which its foundation wants) on its foundation."""
+        """Put ``card`` (which its foundation takes) on its foundation."""
         self.foundations[card.suit].push(card)
-        self._wanted.remove(card)
-        following = _NEXT_ON_FOUNDATION[card]
-        if following is not None:
-            self._wanted.add(following)
         self.to_foundation += 1
 
-    def _landed(self, pile: int, bottom: Card, top: Card) -> None:
-        """Note that a run from ``bottom`` to ``top`` was just put on ``pile``."""
-        if self._tops[pile] is None:
-            self._bottoms[pile] = bottom
-        self._set_top(pile, top)
-
     def _uncover(self, pile: int) -> None:
-        """Update a pile that lost cards: turn up a face-down card left on top."""
-        up = self.face_up[pile]
-        if up:
-            self._set_top(pile, up.peek())
-            return
+        """Turn up the face-down card left on top of a pile whose run has just gone."""
         down = self.face_down[pile]
-        if down:
-            card = down.pop()
-            up.push(card)
-            self._set_top(pile, card)
-            self._bottoms[pile] = card
-            if self.recording:
-                self.emit({"type": "turn_up", "card": card.code, "pile": pile + 1})
-        else:
-            self._set_top(pile, None)
-            self._bottoms[pile] = None
+        if self.face_up[pile] or not down:
+            return
+        card = down.pop()
+        self.face_up[pile].add_rear(card)
+        if self.recording:
+            self.emit({"type": "turn_up", "card": card.code, "pile": pile + 1})
 
     def _turn(self, reason: str) -> None:
         """Turn the next stock card onto the waste (the stock is not empty)."""
         card = self.stock.dequeue()
         self.waste.push(card)
-        self._waste_top = card
         if self.recording:
             self.emit({"type": "turn", "card": card.code, "reason": reason,
                        "stock_left": len(self.stock)})
@@ -426,17 +388,15 @@ class Klondike(Game):
                 card = deck[position]
                 position += 1
                 if pile == first:
-                    self.face_up[pile].push(card)
-                    self._set_top(pile, card)
-                    self._bottoms[pile] = card
+                    self.face_up[pile].add_rear(card)
                 else:
                     self.face_down[pile].push(card)
         if self.recording:
             piles = []
             for down, up in zip(self.face_down, self.face_up, strict=True):
-                codes = [card.code for card in up] + [card.code for card in down]
+                codes = [card.code for card in down]  # a Stack iterates from the top
                 codes.reverse()
-                piles.append(codes)
+                piles.append(codes + [card.code for card in up])
             self.emit({"type": "deal", "piles": piles, "stock": len(self.stock)})
 
     def _finish(self) -> None:

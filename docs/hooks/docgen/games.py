@@ -73,11 +73,12 @@ EVENT_NOTES: dict[str, dict[str, str]] = {
         "result": "Score = cards discarded.",
     },
     "klondike": {
-        "deal": "28 cards into 7 piles: each pile is a face-down `Stack` under a face-up run; "
-                "the other 24 cards are the stock, dealt from its front.",
-        "move": "A run or a card moves between Stacks, with the rule number that chose it.",
+        "deal": "28 cards into 7 piles: each pile is a face-down `Stack` under a face-up run, a "
+                "`Deque`; the other 24 cards are the stock, dealt from its front.",
+        "move": "A card or a whole run moves, with the rule number that chose it: a run by "
+                "`remove_front` on its pile and `add_rear` on the target, bottom card first.",
         "turn_up": "A face-down card left on top is turned up: `pop` from the face-down Stack, "
-                   "`push` onto the face-up run.",
+                   "`add_rear` onto the face-up run.",
         "turn": "The stock gives its next card to the waste Stack.",
         "result": "Cards on the foundations, and the dollars.",
     },
@@ -198,8 +199,8 @@ def board_picture(seed: str = "1", deals: str = "6", game: str = "perpetual-moti
         else:
             state.advance()
         steps += 1
-    if hasattr(state, "face_up"):  # Klondike: a face-down Stack under a face-up run
-        piles = [(len(down), list(up)[::-1]) for down, up in zip(state.face_down, state.face_up, strict=True)]
+    if hasattr(state, "face_up"):  # Klondike: a face-down Stack under a face-up Deque (bottom first)
+        piles = [(len(down), list(up)) for down, up in zip(state.face_down, state.face_up, strict=True)]
     else:
         piles = [(0, list(pile)[::-1]) for pile in state.piles]
     gap = 110 if len(piles) <= 4 else 80

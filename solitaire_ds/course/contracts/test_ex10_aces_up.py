@@ -86,13 +86,31 @@ def test_a_move_then_its_discards(module: Any) -> None:
         f"the last events were {game.events[-2:]}")
 
 
-@pytest.mark.parametrize(("move", "reason"), [
+_ILLEGAL = [
     (Move("move", (1, 4)), "pile 1 is empty"),
     (Move("move", (2, 3)), "pile 3 is not empty (it shows A♦)"),
-])
+    (Move("move", (3, 3)), "pile 3 cannot move onto itself"),
+]
+
+
+@pytest.mark.parametrize("aces_only", [False, True], ids=["any-card", "aces-only"])
+@pytest.mark.parametrize(
+    ("move", "reason"),
+    [*_ILLEGAL, (Move("move", (2, 1)),
+                 "3♣ is not an ace: only an ace may fill an empty pile (--aces-only)")],
+    ids=["from-empty", "onto-a-card", "onto-itself", "not-an-ace"],
+)
 def test_an_illegal_move_is_refused_and_changes_nothing(
-        module: Any, move: Move, reason: str) -> None:
-    game, played = begin(module)
+        module: Any, move: Move, reason: str, aces_only: bool) -> None:
+    game, played = begin(module, aces_only)
+    if reason.endswith("(--aces-only)") and not aces_only:
+        # without aces_only any top card may fill an empty pile: the same move is legal
+        with played.step(f"play({move}), which is legal without aces_only,"):
+            game.play(move)
+        assert game.events[-1] == {"type": "move", "card": "3C", "from": 2, "to": 1}, (
+            f"without aces_only, {move} moves 3♣ to the empty pile 1; the last event was "
+            f"{game.events[-1]}")
+        return
     with played.step("board()", record=False):
         before = (game.board(), len(game.events))
     with played.step(f"play({move}), which should raise IllegalMove({reason!r}),"):
@@ -101,8 +119,8 @@ def test_an_illegal_move_is_refused_and_changes_nothing(
         except IllegalMove as refused:
             info = refused
         else:
-            pytest.fail(f"after dealing 2♣ 3♣ A♦ 2♦, play({move}) should raise "
-                        f"IllegalMove({reason!r}), but it was played")
+            pytest.fail(f"after dealing 2♣ 3♣ A♦ 2♦{' with aces_only' if aces_only else ''}, "
+                        f"play({move}) should raise IllegalMove({reason!r}), but it was played")
     assert str(info) == reason, f"{move} should be refused with {reason!r}, not {str(info)!r}"
     with played.step("board()", record=False):
         after = (game.board(), len(game.events))
