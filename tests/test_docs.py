@@ -548,3 +548,28 @@ def test_every_readme_command_parses_and_the_games_and_docs_are_there() -> None:
     assert any("--player" in argv for argv in lines)
     where = _readme_section("Where to go next")
     assert "solitaire-ds docs" in where and ".[docs]" in where
+
+
+#: What readers do not know: the project's issue numbers, the seed files' names, shared/ paths.
+_MACHINERY = re.compile(
+    r"\bissues? #?\d+\b|\bshared/|\b\d{3}_[0-9a-f]{16}\b|\b00\d_…|\bTargets \(issue", re.IGNORECASE)
+
+
+def machinery(text: str) -> list[str]:
+    """Return each mention of project machinery in ``text``, with a little context."""
+    return [text[max(0, m.start() - 30):m.end() + 10].replace("\n", " ")
+            for m in _MACHINERY.finditer(text)]
+
+
+def test_the_machinery_finder_catches_each_kind_of_mention() -> None:
+    found = machinery("As issue 4 words them; see ../shared/rules/000_0e341175f886c16a.txt "
+                      "and `004_…`. Targets (issue 2). Issues like #12 are fine in prose.")
+    assert len(found) == 5, found
+    assert machinery("an issue of the magazine; 45% of cases; 3 piles") == []
+
+
+@pytest.mark.parametrize("page", sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")))
+def test_a_reader_page_names_no_issue_seed_file_or_shared_path(page: str) -> None:
+    # the page as readers get it: its own text and everything generated into it
+    expanded = docgen.expand((DOCS / page).read_text(encoding="utf-8"), where=page)
+    assert machinery(expanded) == [], f"{page} speaks of project machinery"

@@ -23,7 +23,7 @@ Vocabulary:
 * the *waste* is a Stack (only its top card plays), and so is each of the four
   *foundations* (one per suit; a card on it never comes back).
 
-The rules, exactly as this module plays them (the reading of rule text 004):
+The rules, exactly as this module plays them (our reading of the rule text):
 
 * The deal: in round r (r = 1 … 7) one card goes to each of piles r … 7, left to right,
   and the first card of the round (the one on pile r) is face up. The other 24 cards

@@ -182,3 +182,18 @@ def test_search_finds_stack(browser: Any, base_url: str) -> None:
     page.close()
     assert count > 0, "searching for 'stack' found nothing"
     assert not problems.items, "\n".join(problems.items)
+
+
+def test_no_built_page_names_an_issue_a_seed_file_or_a_shared_path() -> None:
+    # every page as built, the API reference included (its docstrings are rendered by a hook)
+    import html
+    import re
+
+    from tests.test_docs import machinery
+
+    found = {}
+    for page in sorted(SITE.rglob("*.html")):
+        text = html.unescape(re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8")))
+        if machinery(text):
+            found[page.relative_to(SITE).as_posix()] = machinery(text)[:3]
+    assert found == {}
