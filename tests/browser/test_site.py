@@ -197,3 +197,16 @@ def test_no_built_page_names_an_issue_a_seed_file_or_a_shared_path() -> None:
         if machinery(text):
             found[page.relative_to(SITE).as_posix()] = machinery(text)[:3]
     assert found == {}
+
+
+def test_no_canonical_link_or_sitemap_entry_points_at_localhost() -> None:
+    # site_url comes from SOLITAIRE_DS_SITE_URL; unset (as in CI), links stay relative
+    import re
+
+    addresses = []
+    for page in SITE.rglob("*.html"):
+        addresses += re.findall(r'<link rel="canonical" href="([^"]*)"', page.read_text(encoding="utf-8"))
+    sitemap = SITE / "sitemap.xml"
+    if sitemap.exists():
+        addresses += re.findall(r"<loc>([^<]*)</loc>", sitemap.read_text(encoding="utf-8"))
+    assert [a for a in addresses if "localhost" in a or "127.0.0.1" in a] == []
