@@ -573,3 +573,10 @@ def test_a_reader_page_names_no_issue_seed_file_or_shared_path(page: str) -> Non
     # the page as readers get it: its own text and everything generated into it
     expanded = docgen.expand((DOCS / page).read_text(encoding="utf-8"), where=page)
     assert machinery(expanded) == [], f"{page} speaks of project machinery"
+
+
+def test_the_licence_page_quotes_the_license_file_whole() -> None:
+    page = docgen.expand("<!-- gen: license -->", where="about/license.md")
+    lines = (ROOT / "LICENSE").read_text(encoding="utf-8").strip().splitlines()
+    assert page.splitlines() == [f"> {line}" if line else ">" for line in lines]
+    assert lines[0] == "MIT License"

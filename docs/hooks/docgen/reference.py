@@ -202,6 +202,12 @@ def quickstart() -> str:
     return found.group("body").strip() + "\n"
 
 
+def license_text() -> str:
+    """The LICENSE file, word for word (it is the single source), as a quoted block."""
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8").strip()
+    return "\n".join(f"> {line}" if line else ">" for line in text.splitlines()) + "\n"
+
+
 def exercise(n: str) -> str:
     """The facts box of exercise ``n``, from ``solitaire_ds.course.EXERCISES``."""
     from solitaire_ds.course import exercise as find
