@@ -26,3 +26,8 @@ class DoctestFences(griffe.Extension):
     def on_object(self, *, obj: griffe.Object, **kwargs: Any) -> None:
         if obj.docstring is not None:
             obj.docstring.value = to_markdown(obj.docstring.value)
+
+    def on_package(self, *, pkg: griffe.Module, **kwargs: Any) -> None:
+        # the package itself gets no on_object call: convert its docstring here
+        if pkg.docstring is not None:
+            pkg.docstring.value = to_markdown(pkg.docstring.value)

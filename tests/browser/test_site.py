@@ -210,3 +210,18 @@ def test_no_canonical_link_or_sitemap_entry_points_at_localhost() -> None:
     if sitemap.exists():
         addresses += re.findall(r"<loc>([^<]*)</loc>", sitemap.read_text(encoding="utf-8"))
     assert [a for a in addresses if "localhost" in a or "127.0.0.1" in a] == []
+
+
+def test_no_built_page_shows_a_raw_rest_role() -> None:
+    import html
+    import re
+
+    role = re.compile(r":(?:py:)?(?:mod|class|func|meth|attr|data|exc|obj|const):\s*`?\w")
+    shown = {}
+    for page in sorted(SITE.rglob("*.html")):
+        text = html.unescape(re.sub(r"<[^>]+>", " ", page.read_text(encoding="utf-8")))
+        if role.search(text):
+            match = role.search(text)
+            assert match is not None
+            shown[page.relative_to(SITE).as_posix()] = text[max(0, match.start() - 40):match.end() + 40]
+    assert shown == {}
