@@ -225,3 +225,43 @@ def test_no_built_page_shows_a_raw_rest_role() -> None:
             assert match is not None
             shown[page.relative_to(SITE).as_posix()] = text[max(0, match.start() - 40):match.end() + 40]
     assert shown == {}
+
+
+#: The main pages the contrast check reads, in both colour schemes.
+MAIN_PAGES = [
+    "", "tutorials/getting-started/", "tutorials/exercise-01-array-stack/",
+    "how-to/grade-a-class/", "explanation/structures/", "explanation/structures/array-queue/",
+    "explanation/games/", "explanation/games/perpetual-motion/", "explanation/games/idiots-delight/",
+    "explanation/games/aces-up/", "explanation/games/klondike/", "explanation/statistics/",
+    "explanation/rule-texts/", "reference/cli/",
+]
+AXE = os.environ.get("SOLITAIRE_DS_AXE", "")
+
+_AXE_RUN = """async () => {
+  const result = await axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa"]}});
+  return result.violations.map(v => v.id + " (" + v.nodes.length + "): "
+      + v.nodes.slice(0, 2).map(n => n.target.join(" ")).join("; "));
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_main_pages_pass_axe_core_wcag_aa_checks(browser: Any, base_url: str, scheme: str) -> None:
+    assert AXE and Path(AXE).is_file(), (
+        "SOLITAIRE_DS_AXE must name axe.min.js from the axe-core npm package "
+        "(npm install axe-core; .ci/run does this)")
+    failures = {}
+    for path in MAIN_PAGES:
+        page = browser.new_page()
+        page.emulate_media(color_scheme=scheme)  # the site follows the system's scheme ...
+        page.add_init_script("window.localStorage.clear()")  # ... unless a choice was stored
+        page.goto(base_url + path, wait_until="networkidle")
+        shown = page.evaluate("document.body.getAttribute('data-md-color-scheme')")
+        assert shown == {"light": "default", "dark": "slate"}[scheme], f"{path}: {shown}"
+        if path == "explanation/games/klondike/":
+            page.screenshot(path=str(SHOTS / f"klondike-{scheme}.png"), full_page=True)
+        page.add_script_tag(path=AXE)
+        violations = page.evaluate(_AXE_RUN)
+        page.close()
+        if violations:
+            failures[path or "home"] = violations
+    assert failures == {}, f"axe-core, {scheme} scheme"
