@@ -177,6 +177,10 @@ def shuffle(items: str = "A♠ 2♠ 3♠ 4♠ 5♠ 6♠", seed: str = "1") -> st
             f"</figure>\n\n{legend}\n")
 
 
+_NOT_MEASURED = ('!!! note "Not measured yet"\n    Run `python scripts/docs_figures.py --bench-only` '
+                 "to store the timings.\n")
+
+
 def _growth(a: dict[str, Any], b: dict[str, Any]) -> float:
     return (b["ns_per_op"] * b["ops"]) / (a["ns_per_op"] * a["ops"])
 
@@ -199,8 +203,7 @@ def bench(cls: str = "") -> str:
     """The measured ns/op table (the six classes, or one) from ``docs/data/benchmarks.json``."""
     data = _load("benchmarks.json")
     if data is None:
-        return ('!!! note "Not measured yet"\n    Run `python scripts/docs_figures.py --bench-only` '
-                "to store the timings.\n")
+        return _NOT_MEASURED
     rows = [r for r in data["rows"] if r["kind"] != "peer" and (not cls or r["name"] == cls)]
     out = [*_bench_table(rows), "", *_bench_verdicts(rows)]
     out += ["", f"Measured with `{data.get('command', 'python -m benchmarks.structures')}` "
@@ -220,8 +223,7 @@ def bench_peers() -> str:
     """The queue workload on ArrayQueue and on the two queues a student would otherwise copy."""
     data = _load("benchmarks.json")
     if data is None or not any(r["kind"] == "peer" for r in data["rows"]):
-        return ('!!! note "Not measured yet"\n    Run `python scripts/docs_figures.py --bench-only` '
-                "to store the timings.\n")
+        return _NOT_MEASURED
     names = ("ArrayQueue", "InsertQueue", "CircularQueue")
     rows = [r for name in names for r in data["rows"] if r["name"] == name]
     by = {(r["name"], r["ops"]): r for r in rows}

@@ -43,16 +43,30 @@ def given_check(structure: Any) -> Callable[[], None]:
     AssertionError: unused slot 3 still holds 'stale'
     """
     cls = type(structure)
+    if cls not in _GIVEN_CHECKS:  # made once per class: the checks call it after every step
+        _GIVEN_CHECKS[cls] = _given_check(cls)
+    check = _GIVEN_CHECKS[cls]
+    if check is None:
+        return structure._check  # type: ignore[no-any-return]
+    return lambda: check(structure)
+
+
+_GIVEN_CHECKS: dict[type[Any], Callable[[Any], None] | None] = {}
+
+
+def _given_check(cls: type[Any]) -> Callable[[Any], None] | None:
+    """The package's ``_check`` code bound to ``cls``'s module names; None when ``cls`` is
+    not one of the six."""
     reference: Any = getattr(structures, cls.__name__, None)
     if not isinstance(reference, type):
-        return structure._check  # type: ignore[no-any-return]
+        return None
     namespace = dict(vars(sys.modules[reference.__module__]))
     student_module = sys.modules.get(cls.__module__)
     if student_module is not None and isinstance(getattr(student_module, "_Node", None), type):
         namespace["_Node"] = student_module._Node
     given: Any = vars(reference)["_check"]  # each of the six classes defines its own
-    check = types.FunctionType(given.__code__, namespace, "_check")
-    return lambda: check(structure)
+    check: Callable[[Any], None] = types.FunctionType(given.__code__, namespace, "_check")
+    return check
 
 # -- operations -------------------------------------------------------
 

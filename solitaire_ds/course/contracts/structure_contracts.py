@@ -224,8 +224,9 @@ def _count_copies(ops: Operations, steps: list[tuple[str, tuple[object, ...]]]) 
     capacities = [_capacity(ops)]
     for method, args in steps:
         ops.do(method, *args)
-        if _capacity(ops) != capacities[-1]:
-            capacities.append(_capacity(ops))
+        capacity = _capacity(ops)
+        if capacity != capacities[-1]:
+            capacities.append(capacity)
     return capacities
 
 
