@@ -415,3 +415,21 @@ def test_a_wrong_order_seen_first_in_repr_names_the_students_method(
     assert second.startswith("repr is given code: it lists the items in the order the "
                              "constructor adds them, read through your __iter__, which gave ")
     assert second.endswith(culprit)
+
+
+def test_the_given_check_survives_a_submission_that_rebinds_the_package_class(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from solitaire_ds.course.contracts.operations import given_check
+
+    class ArrayStack(structures.ArrayStack[Any]):
+        def _check(self) -> None:
+            pass
+
+    # a hostile submission swaps the package's class, and its _check, for lenient ones
+    monkeypatch.setattr(structures, "ArrayStack", ArrayStack)
+    monkeypatch.setattr(structures.array_stack.ArrayStack, "_check", lambda self: None)
+    stack = ArrayStack([1])
+    stack._slots[3] = "stale"
+    with pytest.raises(AssertionError, match="unused slot 3 still holds 'stale'"):
+        given_check(stack)()

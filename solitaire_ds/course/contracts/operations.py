@@ -51,21 +51,29 @@ def given_check(structure: Any) -> Callable[[], None]:
     return lambda: check(structure)
 
 
+#: The six classes' ``_check`` code and module names, taken when the grader starts, before
+#: any student code runs: a submission that rebinds ``solitaire_ds.structures.ArrayStack``
+#: or edits the package's ``_check`` cannot change what is run (code objects are immutable).
+_GIVEN: dict[str, tuple[types.CodeType, dict[str, Any]]] = {
+    name: (vars(cls)["_check"].__code__, dict(vars(sys.modules[cls.__module__])))
+    for name in ("ArrayStack", "LinkedStack", "ArrayQueue", "LinkedQueue", "ArrayDeque",
+                 "LinkedDeque")
+    for cls in [getattr(structures, name)]
+}
 _GIVEN_CHECKS: dict[type[Any], Callable[[Any], None] | None] = {}
 
 
 def _given_check(cls: type[Any]) -> Callable[[Any], None] | None:
     """The package's ``_check`` code bound to ``cls``'s module names; None when ``cls`` is
     not one of the six."""
-    reference: Any = getattr(structures, cls.__name__, None)
-    if not isinstance(reference, type):
+    if cls.__name__ not in _GIVEN:
         return None
-    namespace = dict(vars(sys.modules[reference.__module__]))
+    code, names = _GIVEN[cls.__name__]
+    namespace = dict(names)
     student_module = sys.modules.get(cls.__module__)
     if student_module is not None and isinstance(getattr(student_module, "_Node", None), type):
         namespace["_Node"] = student_module._Node
-    given: Any = vars(reference)["_check"]  # each of the six classes defines its own
-    check: Callable[[Any], None] = types.FunctionType(given.__code__, namespace, "_check")
+    check: Callable[[Any], None] = types.FunctionType(code, namespace, "_check")
     return check
 
 # -- operations -------------------------------------------------------
