@@ -1,43 +1,24 @@
 """Load the built docs site in a real Chromium: pages render, links work, search finds "stack".
 
+The server, the browser and the problem collectors are in ``conftest.py``.
+
 Run after ``mkdocs build --strict --site-dir DIR``::
 
     SOLITAIRE_DS_SITE=DIR python -m pytest tests/browser
 
-The site is served by ``python -m http.server`` on a free localhost port (started and
-stopped here). Chromium is Debian's (``/usr/bin/chromium``, or ``$CHROMIUM``), driven by
-Playwright without Playwright's own browser download. Screenshots go to
-``site-screenshots/`` (or ``$SOLITAIRE_DS_SCREENSHOTS``) as build artifacts. A test fails
-on any console error, page error, failed request, request to another host, or link on the
-page that does not resolve (a missing page or a missing ``#anchor``).
+A page test fails on any console error, page error, failed request, request to another
+host, or link on the page that does not resolve (a missing page or a missing ``#anchor``).
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import socket
-import subprocess
-import sys
-import tempfile
-import time
-import urllib.error
-import urllib.parse
-import urllib.request
-from collections.abc import Iterator
-from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-playwright = pytest.importorskip("playwright.sync_api", reason="the docs extra installs playwright")
-
-SITE = Path(os.environ.get("SOLITAIRE_DS_SITE", "site")).resolve()
-SHOTS = Path(os.environ.get("SOLITAIRE_DS_SCREENSHOTS", "site-screenshots")).resolve()
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+from tests.browser.conftest import SHOTS, SITE, Problems, broken_links
 
 #: (screenshot name, path under the site): the home page, one structure page, one game page.
 PAGES = [
@@ -47,122 +28,15 @@ PAGES = [
 ]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-@pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
-    """Serve the built site on a free port for the whole module."""
-    assert (SITE / "index.html").is_file(), f"no built site at {SITE}: run mkdocs build first"
-    port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(SITE)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        for _ in range(100):
-            try:
-                urllib.request.urlopen(url, timeout=1).close()
-                break
-            except OSError:
-                time.sleep(0.1)
-        else:
-            pytest.fail(f"the http server on port {port} did not start")
-        yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser(base_url: str) -> Iterator[Any]:
-    """A Chromium with a fresh profile; yields its browser context."""
-    assert Path(CHROMIUM).exists(), f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as profile, playwright.sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, headless=True, args=FLAGS,
-            viewport={"width": 1280, "height": 900},
-        )
-        try:
-            yield context
-        finally:
-            context.close()
-
-
-class _Problems:
-    """Everything that went wrong while a page loaded."""
-
-    def __init__(self, page: Any, base_url: str) -> None:
-        self.items: list[str] = []
-        page.on("console", lambda msg: self.items.append(f"console {msg.type}: {msg.text}")
-                if msg.type == "error" else None)
-        page.on("pageerror", lambda exc: self.items.append(f"page error: {exc}"))
-        page.on("requestfailed", lambda req: self.items.append(f"request failed: {req.url} ({req.failure})"))
-        page.on("response", lambda res: self.items.append(f"HTTP {res.status}: {res.url}")
-                if res.status >= 400 else None)
-
-        def guard(route: Any) -> None:
-            if route.request.url.startswith(base_url) or route.request.url.startswith(("data:", "blob:")):
-                route.continue_()
-            else:
-                self.items.append(f"request to another host: {route.request.url}")
-                route.abort()
-
-        page.route("**/*", guard)
-
-
-class _Ids(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.ids: set[str] = set()
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        for name, value in attrs:
-            if name == "id" and value:
-                self.ids.add(value)
-
-
-def _broken_links(page: Any, base_url: str) -> list[str]:
-    """Return the links on ``page`` whose target page or anchor does not exist."""
-    hrefs: list[str] = page.eval_on_selector_all("a[href]", "els => els.map(e => e.href)")
-    broken = []
-    cache: dict[str, set[str] | None] = {}
-    for href in sorted(set(hrefs)):
-        if not href.startswith(base_url):
-            continue  # the site links to no other host; the request guard catches loads
-        target, _, fragment = href.partition("#")
-        if target not in cache:
-            try:
-                with urllib.request.urlopen(target, timeout=5) as response:
-                    parser = _Ids()
-                    if "html" in response.headers.get("Content-Type", ""):
-                        parser.feed(response.read().decode("utf-8", "replace"))
-                    cache[target] = parser.ids
-            except urllib.error.URLError as exc:
-                cache[target] = None
-                broken.append(f"{href}: {exc}")
-                continue
-        ids = cache[target]
-        if fragment and ids is not None and urllib.parse.unquote(fragment) not in ids:
-            broken.append(f"{href}: no element with id {fragment!r}")
-    return broken
-
-
 @pytest.mark.parametrize(("name", "path"), PAGES)
-def test_page_loads_without_errors_or_broken_links(browser: Any, base_url: str, name: str, path: str) -> None:
+def test_page_loads_without_errors_orbroken_links(browser: Any, base_url: str, name: str, path: str) -> None:
     page = browser.new_page()
-    problems = _Problems(page, base_url)
+    problems = Problems(page, base_url)
     page.goto(base_url + path, wait_until="networkidle")
     assert page.title(), "the page has no title"
     assert page.locator("article h1").count() == 1, "the page has no heading"
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
-    broken = _broken_links(page, base_url)
+    broken = broken_links(page, base_url)
     page.close()
     assert not problems.items, "\n".join(problems.items)
     assert not broken, "broken links:\n" + "\n".join(broken)
@@ -170,7 +44,7 @@ def test_page_loads_without_errors_or_broken_links(browser: Any, base_url: str, 
 
 def test_search_finds_stack(browser: Any, base_url: str) -> None:
     page = browser.new_page()
-    problems = _Problems(page, base_url)
+    problems = Problems(page, base_url)
     page.goto(base_url, wait_until="networkidle")
     field = page.locator("input.md-search__input")
     field.click()  # on a wide window the search field is in the header
