@@ -148,3 +148,24 @@ def broken_links(page: Any, base_url: str) -> list[str]:
         if fragment and ids is not None and urllib.parse.unquote(fragment) not in ids:
             broken.append(f"{href}: no element with id {fragment!r}")
     return broken
+
+
+def builder() -> str:
+    """Which builder made the site under test: ``"mkdocs"`` or ``"zensical"`` (its generator tag)."""
+    import re
+
+    head = (SITE / "index.html").read_text(encoding="utf-8")[:5000]
+    tag = re.search(r'<meta name="generator" content="([^"]*)"', head)
+    assert tag is not None, f"{SITE}/index.html names no generator"
+    return "zensical" if tag[1].startswith("zensical") else "mkdocs"
+
+
+def search_entries() -> list[tuple[str, str]]:
+    """The site's search index as (page location, indexed text) pairs, from either builder."""
+    import json
+
+    if builder() == "zensical":
+        items = json.loads((SITE / "search.json").read_text(encoding="utf-8"))["items"]
+    else:
+        items = json.loads((SITE / "search" / "search_index.json").read_text(encoding="utf-8"))["docs"]
+    return [(item["location"], f"{item['title']} {item['text']}") for item in items]

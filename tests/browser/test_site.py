@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import SHOTS, SITE, Problems, broken_links
+from tests.browser.conftest import SHOTS, SITE, Problems, broken_links, builder, search_entries
 
 #: (screenshot name, path under the site): the home page, one structure page, one game page.
 PAGES = [
@@ -46,16 +46,35 @@ def test_search_finds_stack(browser: Any, base_url: str) -> None:
     page = browser.new_page()
     problems = Problems(page, base_url)
     page.goto(base_url, wait_until="networkidle")
-    field = page.locator("input.md-search__input")
-    field.click()  # on a wide window the search field is in the header
-    field.press_sequentially("stack", delay=50)
-    results = page.locator(".md-search-result__item")
+    if builder() == "zensical":  # a header button opens a search dialog; results are options
+        page.locator(".md-search__button").first.click()
+        page.keyboard.type("stack", delay=50)
+        results = page.locator("[role=option]")
+    else:
+        field = page.locator("input.md-search__input")
+        field.click()  # on a wide window the search field is in the header
+        field.press_sequentially("stack", delay=50)
+        results = page.locator(".md-search-result__item")
     results.first.wait_for(timeout=15_000)
     count = results.count()
     page.screenshot(path=str(SHOTS / "search-stack.png"))
     page.close()
     assert count > 0, "searching for 'stack' found nothing"
     assert not problems.items, "\n".join(problems.items)
+
+
+def test_no_built_page_holds_an_unexpanded_directive() -> None:
+    # a builder that skipped the generation (Zensical ignores mkdocs' hooks) leaves the
+    # directives in as HTML comments, and the page silently lacks its tables and pictures
+    found = sorted(page.relative_to(SITE).as_posix() for page in SITE.rglob("*.html")
+                   if "<!-- gen:" in page.read_text(encoding="utf-8"))
+    assert found == []
+
+
+def test_search_finds_the_generated_content() -> None:
+    # the index holds what the generators wrote (a game's rule table), not just the prose
+    entries = search_entries()
+    assert any("perpetual-motion" in location and "Queue" in text for location, text in entries)
 
 
 def test_no_built_page_names_an_issue_a_seed_file_or_a_shared_path() -> None:
