@@ -62,6 +62,7 @@ from docgen.reference import (  # noqa: F401 (one namespace for the hook and the
 )
 from docgen.statistics import (  # noqa: F401 (one namespace for the hook and the tests)
     CLARKE,
+    PUBLISHED,
     _dollars,
     _find_run,
     _hist_stats,
@@ -76,6 +77,7 @@ from docgen.statistics import (  # noqa: F401 (one namespace for the hook and th
     plot,
     pm_clarke,
     pm_study,
+    published,
     runs_agree,
     stats,
 )
@@ -167,6 +169,7 @@ GENERATORS: dict[str, Callable[..., str]] = {
     "pm-study": pm_study,
     "compare": compare,
     "compare-mean": compare_mean,
+    "published": published,
     "runs-agree": runs_agree,
     "pm-clarke": pm_clarke,
     "plot": plot,

@@ -86,18 +86,21 @@ def stats(game: str) -> str:
         return (f'!!! note "Not computed yet"\n    Run `python scripts/docs_figures.py --only {game}` '
                 "to store them.\n")
     keys = sorted({k for run in data["runs"] for side in run["histograms"].values() for k in side})
-    head = "| rules and player | deals | won (95% CI) |" + "".join(f" mean {k} (95% CI) |" for k in keys)
-    out = [head, "|" + " --- |" * (3 + len(keys))]
+    # three columns, whatever the number of result keys: a phone shows the whole table
+    out = ['<div class="ds-stats" markdown>', "",
+           "| rules and player | deals and wins | mean of each result key (95% CI) |", "| --- | --- | --- |"]
     for run in data["runs"]:
         n, won = run["games"], run["won"]
         lo, hi = wilson_interval(won, n)
-        row = f"| `{_run_label(run)}` | {n:,} | {won / n:.2%} ({lo:.2%}–{hi:.2%}) |"
+        means = []
         for key in keys:
             hist = _merge(*(side.get(key, {}) for side in run["histograms"].values()))
             m, mean, mlo, mhi = _hist_stats(hist)
             fmt = _dollars if key == "net" else (lambda v: f"{v:.2f}")
-            row += f" {fmt(mean)} ({fmt(mlo)} to {fmt(mhi)}) |" if m else " — |"
-        out.append(row)
+            means.append(f"`{key}` {fmt(mean)} ({fmt(mlo)} to {fmt(mhi)})" if m else f"`{key}` —")
+        out.append(f"| `{_run_label(run)}` | {n:,} deals, {won / n:.2%} won ({lo:.2%}–{hi:.2%}) | "
+                   + "<br>".join(means) + " |")
+    out += ["", "</div>"]
     out.append("")
     missing = _missing_runs(game, data)
     if missing:
@@ -167,9 +170,9 @@ def pm_study() -> str:
     data = _load("stats-perpetual-motion.json")
     if data is None:
         return '!!! note "Not computed yet"\n    Run `python scripts/docs_figures.py --only perpetual-motion`.\n'
-    out = ["| `--gather` | deals | cycled (95% CI) | won (95% CI) | mean rounds when won (95% CI) | "
-           "median | mean cycle length (95% CI) | 45.45% inside the interval? |",
-           "| --- | ---: | --- | --- | --- | ---: | --- | --- |"]
+    out = ['<div class="ds-stats" markdown>', "",
+           "| `--gather` | deals, cycled and won (95% CI) | rounds when won; cycle length |",
+           "| --- | --- | --- |"]
     rates = []
     for run in data["runs"]:
         n, won = run["games"], run["won"]
@@ -182,12 +185,11 @@ def pm_study() -> str:
         median = _median(rounds)
         cyc = run["histograms"]["lost"].get("cycle_length", {})
         _, cmean, clo2, chi2 = _hist_stats(cyc)
-        out.append(f"| `{run['options'][-1]}` | {n:,} | {lost / n:.2%} ({clo:.2%}–{chi:.2%}) | "
-                   f"{won / n:.2%} ({wlo:.2%}–{whi:.2%}) | {rmean:.1f} ({rlo:.1f}–{rhi:.1f}) | {median} | "
-                   f"{cmean:.2f} ({clo2:.2f}–{chi2:.2f}) | {'yes' if clo <= 0.4545 <= chi else 'no'} |")
-    out += ["", "Published: **45.45%** of deals cycle, 54.55% ± 0.89% complete (Clarke, 10,000 deals, "
-            "piles collected left to right); \"an average of **128 rounds**\" when won (Wikipedia, "
-            "source unknown).", ""]
+        out.append(f"| `{run['options'][-1]}` | {n:,} deals<br>cycled {lost / n:.2%} ({clo:.2%}–{chi:.2%})<br>"
+                   f"won {won / n:.2%} ({wlo:.2%}–{whi:.2%}) | rounds when won: mean {rmean:.1f} "
+                   f"({rlo:.1f}–{rhi:.1f}), median {median}<br>cycle length: mean {cmean:.2f} "
+                   f"({clo2:.2f}–{chi2:.2f}) |")
+    out += ["", "</div>", ""]
     if len(rates) > 1:
         low, high = min(rates), max(rates)
         same = len({(r["games"], r.get("seed")) for r in data["runs"]}) == 1
@@ -262,3 +264,155 @@ def plot(game: str, key: str, side: str = "all", bins: str = "0", xlabel: str = 
         return bar_chart(series, xlabel or key, title) + "\n"
     return line_chart([(label, _clip(points)) for label, points in series], xlabel or key, int(bins),
                       title) + "\n"
+
+
+# --- Published figures ------------------------------------------------------------------------
+# One entry per figure someone else published: what it says, where (a link), which version of
+# the source, the rules it was measured under, who or what played, and which of our runs it is
+# set beside. The statistics page renders these; its test checks every field is there.
+
+PUBLISHED: list[dict[str, Any]] = [
+    {
+        "game": "perpetual-motion",
+        "figure": "45.45% of deals cycle (54.55% ± 0.89% complete), over 10,000 deals",
+        "value": 0.4545, "side": "lost",
+        "source": 'M. C. Clarke, "On the Chances of Completing the Game of \'Perpetual Motion\'"',
+        "url": "https://arxiv.org/abs/0907.1955",
+        "version": "arXiv:0907.1955, 2009",
+        "rules": "the piles are collected left to right; how they are turned, and what counts as a repeated "
+                 "sequence, the paper words in its own way",
+        "player": "none: the game has no decisions, so every program plays a deal the same way under the "
+                  "same reading",
+        "ours": [("", "--gather left-face-down"), ("", "--gather left-face-up")],
+        "why": "The gather reading decides the game: on the same deals our cycle rate differs widely "
+               "across the four readings (the table above). Where neither reading that collects left to "
+               "right holds his figure in its interval (the verdicts just above), his turning of the "
+               "piles or his test for a repeated sequence differs from both of ours.",
+    },
+    {
+        "game": "perpetual-motion",
+        "figure": '"an average of 128 rounds" when the game is won',
+        "value": 128.0, "side": "won", "key": "rounds",
+        "source": "Wikipedia, Perpetual Motion (solitaire)",
+        "url": "https://en.wikipedia.org/wiki/Perpetual_Motion_(solitaire)",
+        "version": "the article's text as quoted on [the rule texts](rule-texts.md) page; it gives no "
+                   "source for the figure",
+        "rules": "not stated",
+        "player": "not stated",
+        "ours": [("", "--gather right-face-down"), ("", "--gather left-face-down")],
+        "why": "Nothing says what a \"round\" is there. Ours counts passes through the stock; if a round "
+               "there is one deal of four cards, the figure counts something else altogether (the "
+               "`deals` key in the full table counts deals of four).",
+    },
+    {
+        "game": "aces-up",
+        "figure": "11.57% of deals winnable",
+        "value": 0.1157, "side": "won",
+        "source": "Solitaire win rates: Aces Up",
+        "url": "http://www.solitairewinrates.com/AcesUp.html",
+        "version": "undated page",
+        "rules": "any card may fill an empty pile, but the site's solver refuses some moves; the page "
+                 "itself says the game \"can actually be won more often\"",
+        "player": "the site's own solver, with the moves it refuses: a lower bound on perfect play, "
+                  "not perfect play",
+        "ours": [("greedy", ""), ("solver", "")],
+        "why": "Our solver knows the whole order of the stock (perfect information) and refuses no move, "
+               "so it finds every win there is: its rate is an upper bound that no player who cannot see "
+               "the stock reaches. Our greedy player sees only the table, as a person does, and never "
+               "plans ahead: a lower bound. A good player who cannot see the stock, or a solver that "
+               "refuses some moves, should land between the two, which is where the verdicts above "
+               "place the published figure if it is below the solver's interval and above the greedy "
+               "player's.",
+    },
+    {
+        "game": "aces-up",
+        "figure": 'with aces only to empty piles, won "roughly once in every 270 games" (0.37%)',
+        "value": 1 / 270, "side": "won",
+        "source": "Wikipedia, Aces Up, citing a playing program by R. Light",
+        "url": "https://en.wikipedia.org/wiki/Aces_Up",
+        "version": "the article's text as quoted on [the rule texts](rule-texts.md) page",
+        "rules": "only an ace may be moved to an empty pile",
+        "player": "a playing program (R. Light's), which sees what a player sees; not perfect play",
+        "ours": [("greedy", "--aces-only"), ("solver", "--aces-only")],
+        "why": "A program that plays as a person does should be set beside our greedy player, not our "
+               "solver: the solver knows the stock and wins far more often. Our greedy player is simple "
+               "(it never plans ahead), so a figure a little below or above its rate is no surprise.",
+    },
+    {
+        "game": "klondike",
+        "figure": "2.4% of games won",
+        "value": 0.024, "side": "won",
+        "source": "B. Turnbull, Klondike solitaire figures",
+        "url": "http://www.roziturnbull.com/bill/Solitaire/",
+        "version": "undated page; at least 100,000 games",
+        "rules": 'Windows\' "Vegas" rules: draw one, a single pass through the stock, $52 to play and $5 '
+                 "back for each card played to the foundations: the same rules as ours",
+        "player": "his own strategy, which chooses its moves with more care than a fixed priority",
+        "ours": [("", "")],
+        "why": "The rules are the same; the players are not. Ours follows the rule text's fixed order of "
+               "moves and never looks ahead, so the gap between the figures measures the strategy.",
+    },
+    {
+        "game": "klondike",
+        "figure": "$43.15 back per $52 staked (a net of −$8.85 a game)",
+        "value": -8.85, "side": "all", "key": "net", "unit": "$",
+        "source": "B. Turnbull, Klondike solitaire figures",
+        "url": "http://www.roziturnbull.com/bill/Solitaire/",
+        "version": "undated page; at least 100,000 games",
+        "rules": "as above: Vegas, draw one, single pass",
+        "player": "his own strategy",
+        "ours": [("", "")],
+        "why": "As above: the same rules, a different player.",
+    },
+    {
+        "game": "klondike",
+        "figure": "about 8.6 cards to the foundations a game ($43.15 ÷ $5)",
+        "value": 8.63, "side": "all", "key": "to_foundation",
+        "source": "B. Turnbull, Klondike solitaire figures",
+        "url": "http://www.roziturnbull.com/bill/Solitaire/",
+        "version": "undated page; at least 100,000 games",
+        "rules": "as above: Vegas, draw one, single pass",
+        "player": "his own strategy",
+        "ours": [("", "")],
+        "why": "As above: the same rules, a different player.",
+    },
+]
+
+
+def _ours(entry: dict[str, Any], player: str, options: str) -> str:
+    """One of our runs beside a published figure: the same measure, with its interval and verdict."""
+    from solitaire_ds.stats import wilson_interval
+
+    run = _find_run(entry["game"], player, options)
+    name = f"`{_run_label({'options': options.split(), 'player': player})}`"
+    if run is None:
+        return f"{name}: not in the stored data yet, so no comparison is made"
+    n, target = run["games"], float(entry["value"])
+    if "key" in entry:
+        hists = run["histograms"]
+        hist = hists[entry["side"]].get(entry["key"], {}) if entry["side"] in hists else \
+            _merge(*(side.get(entry["key"], {}) for side in hists.values()))
+        m, mean, lo, hi = _hist_stats(hist)
+        fmt = _dollars if entry.get("unit") == "$" else (lambda v: f"{v:.2f}")
+        which = f"{m:,} won deals" if entry["side"] == "won" else f"{m:,} deals"
+        return (f"{name}: mean {fmt(mean)} (95% CI {fmt(lo)} to {fmt(hi)}, {which}); the published "
+                f"figure is **{_verdict(target, lo, hi)}** this interval")
+    count = run["won"] if entry["side"] == "won" else n - run["won"]
+    lo, hi = wilson_interval(count, n)
+    what = "won" if entry["side"] == "won" else "cycled"
+    return (f"{name}: {count / n:.2%} {what} (95% CI {lo:.2%}–{hi:.2%}, {n:,} deals); the published "
+            f"figure is **{_verdict(target, lo, hi)}** this interval")
+
+
+def published(game: str) -> str:
+    """Every published figure for ``game``: source (linked), version, rules, player, ours beside it, why."""
+    out = []
+    for entry in (e for e in PUBLISHED if e["game"] == game):
+        out += [f"**{entry['figure']}**: [{entry['source']}]({entry['url']}) ({entry['version']}).", "",
+                f"- **Rules:** {entry['rules']}.",
+                f"- **Player:** {entry['player']}.",
+                "- **Ours:**", *(f"    - {_ours(entry, player, options)}." for player, options in entry["ours"]),
+                f"- **Why they differ:** {entry['why']}", ""]
+    if not out:
+        return "*No published figure is known for this game.*\n"
+    return "\n".join(out)
