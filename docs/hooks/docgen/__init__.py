@@ -19,6 +19,7 @@ import re
 import shlex
 from collections.abc import Callable
 
+from docgen.boards import MOMENTS, find_moment, moment_boards, rule_boards  # noqa: F401
 from docgen.common import (  # noqa: F401 (one namespace for the hook and the tests)
     DATA,
     ROOT,
@@ -103,9 +104,7 @@ from docgen.svg import (  # noqa: F401 (one namespace for the hook and the tests
     _CELL_W,
     _SERIES_COLOURS,
     _array_svg,
-    _back_svg,
     _binned,
-    _card_svg,
     _clip,
     _linked_svg,
     _node_box,
@@ -165,6 +164,7 @@ GENERATORS: dict[str, Callable[..., str]] = {
     "gather-readings": gather_readings,
     "record": record,
     "board": board_picture,
+    "rule-boards": rule_boards,
     "stats": stats,
     "pm-study": pm_study,
     "compare": compare,

@@ -9,7 +9,6 @@ from typing import Any
 
 from docgen.common import ROOT, DirectiveError, _esc, _game_class
 from docgen.structures import _quote_docstring
-from docgen.svg import _back_svg, _card_svg, _svg
 
 
 def game_rules(game: str) -> str:
@@ -178,14 +177,16 @@ def state_board_and_result(rec: Any) -> list[str]:
 
 
 def board_picture(seed: str = "1", deals: str = "6", game: str = "perpetual-motion") -> str:
-    """A real game's table after a few steps (the greedy player decides): piles and stock.
+    """A real game's table after a few steps (the greedy player decides), every structure drawn.
 
-    Piles are drawn bottom card first, fanned downwards, so the lowest card is the top of
-    the Stack, the one in play; face-down cards are drawn as blue backs.
+    The drawing is the package's own (:func:`solitaire_ds.boards.board_svg`): piles bottom
+    card first, fanned downwards, so the lowest card is the top of the Stack; face-down cards
+    as blue backs; Klondike's stock, waste and foundations along the top.
     """
-    cls = _game_class(game)
+    from solitaire_ds.boards import board_svg
     from solitaire_ds.cards import Deck
 
+    cls = _game_class(game)
     state = cls(Deck.shuffled(int(seed)))
     choose = None
     if cls.has_decisions:
@@ -199,31 +200,8 @@ def board_picture(seed: str = "1", deals: str = "6", game: str = "perpetual-moti
         else:
             state.advance()
         steps += 1
-    if hasattr(state, "face_up"):  # Klondike: a face-down Stack under a face-up Deque (bottom first)
-        piles = [(len(down), list(up)) for down, up in zip(state.face_down, state.face_up, strict=True)]
-    else:
-        piles = [(0, list(pile)[::-1]) for pile in state.piles]
-    gap = 110 if len(piles) <= 4 else 80
-    width = max(560, 24 + len(piles) * gap + 110)
-    body = [f'<rect x="0" y="0" width="{width}" height="300" rx="14" fill="#2e7d32"/>']
-    for i, (down, cards) in enumerate(piles):
-        x = 24 + i * gap
-        label = f"pile {i + 1}" + (" (Stack)" if len(piles) <= 4 else "")
-        body.append(f'<text x="{x}" y="26" fill="#e8f5e9" font-size="13">{label}</text>')
-        y = 38
-        for _ in range(min(down, 6)):
-            body.append(_back_svg(x, y))
-            y += 12
-        for card in cards[-(7 if not down else 5):]:
-            body.append(_card_svg(x, y, card))
-            y += 24
-    sx = width - 90
-    body.append(_back_svg(sx, 200))
-    body.append(f'<text x="{sx + 28}" y="244" fill="#e3f2fd" font-size="13" text-anchor="middle">'
-                f"{len(state.stock)}</text>")
-    body.append(f'<text x="{sx - 4}" y="192" fill="#e8f5e9" font-size="13">stock (Queue)</text>')
     title = f"{cls.title}, seed {seed}, after {steps} steps"
-    return (f'<figure class="ds-board">{_svg(width, 300, body, title)}'
+    return (f'<figure class="ds-board" data-search-exclude>{board_svg(state, title=title)}'
             f"<figcaption>{_esc(title)}: the real game state, drawn when the site is built.</figcaption></figure>\n")
 
 

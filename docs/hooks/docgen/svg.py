@@ -1,4 +1,4 @@
-"""SVG drawing: arrays and linked nodes, cards on a table, bar and line charts."""
+"""SVG drawing: arrays and linked nodes, bar and line charts (game boards: ``solitaire_ds.boards``)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ _CELL_W, _CELL_H = 46, 34
 
 
 def _svg(width: float, height: float, body: list[str], title: str) -> str:
-    return (f'<svg class="ds-diagram" xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
+    return (f'<svg class="ds-diagram" data-search-exclude xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" '
             f'height="{height:.0f}" viewBox="0 0 {width:.0f} {height:.0f}" role="img" '
             f'aria-label="{_esc(title)}" font-family="sans-serif" font-size="14">'
             f"<title>{_esc(title)}</title>" + "".join(body) + "</svg>")
@@ -124,19 +124,6 @@ def _linked_svg(obj: Any, title: str) -> str:
 def state_svg(obj: Any, title: str = "state") -> str:
     """Draw a structure's real internal state: array slots, or linked nodes."""
     return _array_svg(obj, title) if hasattr(obj, "_slots") else _linked_svg(obj, title)
-
-
-def _card_svg(x: float, y: float, card: Any) -> str:
-    colour = "#c62828" if card.color.value == "red" else "#212121"
-    return (f'<rect x="{x}" y="{y}" width="56" height="78" rx="6" fill="#fff" stroke="#546e7a"/>'
-            f'<text x="{x + 6}" y="{y + 18}" fill="{colour}" font-size="15" font-weight="bold">'
-            f"{_esc(card.label)}</text>"
-            f'<text x="{x + 28}" y="{y + 56}" fill="{colour}" font-size="26" text-anchor="middle">'
-            f"{_esc(card.suit.symbol)}</text>")
-
-
-def _back_svg(x: float, y: float) -> str:
-    return f'<rect x="{x}" y="{y}" width="56" height="78" rx="6" fill="#1565c0" stroke="#e3f2fd"/>'
 
 
 _SERIES_COLOURS = ["#2e7d32", "#1565c0", "#ef6c00", "#6a1b9a", "#c62828", "#00838f"]
