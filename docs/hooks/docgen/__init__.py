@@ -53,6 +53,8 @@ from docgen.reference import (  # noqa: F401 (one namespace for the hook and the
     _parser_section,
     _subparsers,
     api,
+    api_page,
+    api_pages,
     cli,
     course,
     exercise,
@@ -146,6 +148,7 @@ def expand(markdown: str, where: str = "page") -> str:
 GENERATORS: dict[str, Callable[..., str]] = {
     "cli": cli,
     "api": api,
+    "api-page": api_page,
     "quickstart": quickstart,
     "license": license_text,
     "exercise": exercise,

@@ -80,19 +80,19 @@ API_SECTIONS: list[tuple[str, list[str]]] = [
                     "solitaire_ds.structures.LinkedQueue", "solitaire_ds.structures.ArrayDeque",
                     "solitaire_ds.structures.LinkedDeque", "solitaire_ds.structures.toolkit"]),
     ("Cards", ["solitaire_ds.cards"]),
-    ("Games", ["solitaire_ds.games", "solitaire_ds.games.base", "solitaire_ds.games.perpetual_motion",
-               "solitaire_ds.games.idiots_delight", "solitaire_ds.games.aces_up", "solitaire_ds.games.klondike"]),
+    ("Games", ["solitaire_ds.games", "solitaire_ds.games.base"]),
+    ("The four games", ["solitaire_ds.games.perpetual_motion", "solitaire_ds.games.idiots_delight",
+                        "solitaire_ds.games.aces_up", "solitaire_ds.games.klondike"]),
     ("Players and the solver", ["solitaire_ds.players", "solitaire_ds.interactive", "solitaire_ds.solver",
                                 "solitaire_ds.solver_models"]),
     ("Records and boards", ["solitaire_ds.records", "solitaire_ds.boards"]),
     ("Simulations and statistics", ["solitaire_ds.simulate", "solitaire_ds.stats"]),
-    ("The course and grading", ["solitaire_ds.course", "solitaire_ds.course.catalog", "solitaire_ds.course.config",
-                                "solitaire_ds.course.status", "solitaire_ds.course.runner",
-                                "solitaire_ds.course.child", "solitaire_ds.course.sandbox",
-                                "solitaire_ds.course.honesty", "solitaire_ds.course.similarity",
-                                "solitaire_ds.course.results", "solitaire_ds.course.report",
-                                "solitaire_ds.course.plugin", "solitaire_ds.course.markers",
-                                "solitaire_ds.course.generate", "solitaire_ds.course.gradescope"]),
+    ("The course", ["solitaire_ds.course", "solitaire_ds.course.catalog", "solitaire_ds.course.config",
+                    "solitaire_ds.course.status", "solitaire_ds.course.markers", "solitaire_ds.course.generate"]),
+    ("Running the checks", ["solitaire_ds.course.runner", "solitaire_ds.course.child", "solitaire_ds.course.sandbox",
+                            "solitaire_ds.course.plugin"]),
+    ("Scores and reports", ["solitaire_ds.course.results", "solitaire_ds.course.report", "solitaire_ds.course.honesty",
+                            "solitaire_ds.course.similarity", "solitaire_ds.course.gradescope"]),
     ("The contract tests", ["solitaire_ds.course.contracts.plain", "solitaire_ds.course.contracts.operations",
                             "solitaire_ds.course.contracts.structure_contracts",
                             "solitaire_ds.course.contracts.structure_machines",
@@ -165,22 +165,62 @@ def undocumented(listed: list[str]) -> list[str]:
     return [module for module in modules if not covered(module)]
 
 
-def api() -> str:
-    """The ``::: module`` lines for mkdocstrings: every section, then any module they leave out."""
+def _slug(title: str) -> str:
+    """The page name of an API section: ``"The course and grading"`` -> ``"course-and-grading"``."""
+    return re.sub(r"[^a-z0-9]+", "-", re.sub(r"^the ", "", title.lower())).strip("-")
+
+
+def api_pages() -> list[tuple[str, str, list[str]]]:
+    """``(title, page name, names)`` of each API page: one per section, then "Other modules".
+
+    The last page holds every public module the sections leave out (none, when the
+    sections are complete), so no module is ever missing from the site.
+    """
     listed = [name for _, names in API_SECTIONS for name in names]
-    sections = [*API_SECTIONS]
-    missing = undocumented(listed)
-    if missing:
-        sections.append(("Other modules", missing))
+    pages = [(title, _slug(title), names) for title, names in API_SECTIONS]
+    return [*pages, ("Other modules", "other-modules", undocumented(listed))]
+
+
+def _summary(dotted: str) -> str:
+    """The first line of the docstring of the module or object ``dotted`` (or "")."""
+    import inspect
+    import pydoc
+
+    found = pydoc.locate(dotted)
+    doc = inspect.getdoc(found) if found is not None else None
+    return doc.strip().splitlines()[0] if doc else ""
+
+
+def api() -> str:
+    """The API overview: each page, its modules linked, each with its docstring's first line."""
     out: list[str] = []
-    for title, names in sections:
-        out += [f"## {title}", ""]
+    for title, slug, names in api_pages():
+        if not names:
+            continue
+        out += [f"## [{title}]({slug}.md)", ""]
+        for name in names:
+            summary = _summary(name)
+            out.append(f"- [`{name}`]({slug}.md#{name})" + (f": {summary}" if summary else ""))
+        out.append("")
+    return "\n".join(out)
+
+
+def api_page(section: str) -> str:
+    """The ``::: module`` lines mkdocstrings renders for one API page (``section``: its page name)."""
+    for title, slug, names in api_pages():
+        if slug != section:
+            continue
+        if not names:
+            return ("*Every public module has its page under a section of [the API](index.md); "
+                    f"{title.lower()}: none.*\n")
+        out: list[str] = []
         for name in names:
             if name.split(".")[0] == "solitaire_ds" and _module_file(name):
                 out += [f"::: {name}", ""]
             else:
                 out += [f"*`{name}` is not in this build yet.*", ""]
-    return "\n".join(out)
+        return "\n".join(out)
+    raise DirectiveError(f"api-page: no section {section!r} (known: {', '.join(s for _, s, _ in api_pages())})")
 
 
 def _module_file(dotted: str) -> bool:
