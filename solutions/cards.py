@@ -200,6 +200,17 @@ class Card:
         """The card as people read it, with a suit symbol: ``10♥``."""
         return self.rank.label + self.suit.symbol
 
+    @property
+    def name(self) -> str:
+        """The card in words, as a screen reader should say it: ``queen of hearts``.
+
+        >>> Card.parse("QH").name, Card.parse("TC").name, Card.parse("AS").name
+        ('queen of hearts', '10 of clubs', 'ace of spades')
+        """
+        rank = self.rank.name.lower() if self.rank in (Rank.ACE, Rank.JACK, Rank.QUEEN, Rank.KING) \
+            else self.rank.label
+        return f"{rank} of {self.suit.name.lower()}"
+
     def __str__(self) -> str:
         return self.label
 
