@@ -19,7 +19,6 @@ import contextlib
 import json
 import math
 import os
-import resource
 import secrets
 import signal
 import subprocess
@@ -37,7 +36,10 @@ from solitaire_ds.course.markers import exercise_view
 from solitaire_ds.course.results import Limits
 from solitaire_ds.course.sandbox import CODE_MOUNT, SUBMISSION_MOUNT, Sandbox, TreeLimit
 
-__all__ = ["WALL_FACTOR", "Run", "differences", "grader_files", "package_files", "read_grader_files", "run_child"]
+__all__ = [
+    "WALL_FACTOR", "Run", "differences", "grader_files", "package_files", "pytest_arguments", "read_events",
+    "read_grader_files", "run_child",
+]
 
 _OUTPUT_SHOWN = 4000  # bytes kept from each end of the child's own output (diagnostics)
 #: What a child runs besides the submission: the package, the contract tests inside it.
@@ -198,20 +200,8 @@ def run_child(
                 "TMPDIR": "/tmp" if sandbox is not None else str(workdir),
             }
         )
-        command = [
-            sys.executable, "-m", "pytest", *(str(seen_code / f) for f in files),
-            "--impl", impl,
-            "-p", "solitaire_ds.course.plugin",
-            "-p", "_hypothesis_pytestplugin",  # Hypothesis' own reporting and options
-            "-p", "no:cacheprovider",
-            "-p", "no:terminal",  # the results file is the only report
-            "-p", "no:timeout",  # the plugin keeps its own per-test alarm
-            "--rootdir", str(seen_code),
-            "-o", "addopts=",
-            "--continue-on-collection-errors",
-        ]  # fmt: skip
-        if collect_only:
-            command.append("--collect-only")
+        command = [sys.executable, "-m", "pytest",
+                   *pytest_arguments([str(seen_code / f) for f in files], impl, seen_code, collect_only)]
         if sandbox is not None:
             command = sandbox.command(command, code=code, submission=submission)
         output_path = base / "output.txt"
@@ -233,7 +223,7 @@ def run_child(
             os.close(key_in)
             os.close(results_fd)
             base.chmod(0o700)  # so that the folder can be cleaned up
-        events, forged = _read_events(results, bytes.fromhex(key))
+        events, forged = read_events(results, bytes.fromhex(key))
         # In a sandbox the test process is not the grader's own child, so its CPU time does
         # not reach wait4(): the plugin reports it with each result; a process stopped at
         # its CPU limit used all of it.
@@ -248,6 +238,28 @@ def run_child(
             output.seek(max(len(head), output.seek(0, os.SEEK_END) - _OUTPUT_SHOWN))
             shown = (head + b"\n" + output.read()).decode("utf-8", "replace")
         return Run(events, returncode, timed_out, shown, forged, seconds, tuple(tampered), cpu, wall)
+
+
+def pytest_arguments(files: Sequence[str], impl: str, rootdir: Path, collect_only: bool = False) -> list[str]:
+    """Return pytest's arguments for a graded run of the contract ``files`` on ``impl``.
+
+    The same for a child (``python -m pytest ...``) and for a run in the grader's own
+    process (``pytest.main``, the practice pages): the course's plugin, Hypothesis' own,
+    and no other output than the plugin's events.
+    """
+    return [
+        *files,
+        "--impl", impl,
+        "-p", "solitaire_ds.course.plugin",
+        "-p", "_hypothesis_pytestplugin",  # Hypothesis' own reporting and options
+        "-p", "no:cacheprovider",
+        "-p", "no:terminal",  # the results file is the only report
+        "-p", "no:timeout",  # the plugin keeps its own per-test alarm
+        "--rootdir", str(rootdir),
+        "-o", "addopts=",
+        "--continue-on-collection-errors",
+        *(["--collect-only"] if collect_only else []),
+    ]  # fmt: skip
 
 
 def _supervise(
@@ -306,6 +318,9 @@ def _supervise(
 
 def _child_limits(limits: Limits, seconds: float, tree: TreeLimit | None) -> Callable[[], None]:
     """Return the function the child runs before ``exec``: its cgroup and resource limits."""
+    import resource  # POSIX only: imported here (in the parent, before the fork) so that the
+    # module also loads where there are no processes to limit (Pyodide, for the practice pages)
+
     cpu = max(1, math.ceil(seconds))
 
     def apply() -> None:
@@ -322,7 +337,7 @@ def _child_limits(limits: Limits, seconds: float, tree: TreeLimit | None) -> Cal
     return apply
 
 
-def _read_events(path: Path, key: bytes) -> tuple[list[dict[str, Any]], int]:
+def read_events(path: Path, key: bytes) -> tuple[list[dict[str, Any]], int]:
     """Return the correctly signed events of a results file, and how many lines were not."""
     try:
         data = path.read_bytes()

@@ -32,7 +32,7 @@ import re
 import signal
 import time
 import traceback
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from types import FrameType
 from typing import Any, TextIO
@@ -49,6 +49,7 @@ __all__ = [
     "ENV_TEST_SECONDS",
     "WALL_FACTOR",
     "exercise_number",
+    "recording",
     "sign",
     "test_name",
 ]
@@ -147,6 +148,25 @@ class _Recorder:
 
 
 _RECORDER: _Recorder | None = None
+
+@contextlib.contextmanager
+def recording(fd: int, key: bytes, graded: list[str]) -> Iterator[None]:
+    """Record the tests run in this very process, as a child's plugin does, into the open file ``fd``.
+
+    For a run without a child (the practice pages, where Python runs in a browser tab):
+    the same profile, seed and signed events; ``fd`` is closed at the end. The limits come
+    from the environment (:data:`ENV_TEST_SECONDS`, :data:`ENV_FAIL_FAST`), as in a child.
+    """
+    global _RECORDER
+    _load_hypothesis_profile()
+    random.seed(0)
+    _RECORDER = recorder = _Recorder(fd, key, graded)
+    try:
+        yield
+    finally:
+        _RECORDER = None
+        recorder._out.close()
+
 
 if os.environ.get(ENV_FLAG) == "1":
     _load_hypothesis_profile()

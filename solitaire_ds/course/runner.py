@@ -50,6 +50,7 @@ __all__ = [
     "available_exercises",
     "contracts_dir",
     "copy_submission",
+    "exercise_result",
     "grade_many",
     "grade_submission",
     "graded_names_of",
@@ -260,8 +261,11 @@ def _grade(
     for ex in graded:
         ids = reference.tests[ex.number]
         outcome = outcomes[ex.number]
-        results.append(ExerciseResult(course.exercise(ex), 0, len(ids), reason=outcome) if isinstance(outcome, str)
-                       else dataclasses.replace(_result(course, ex, ids, outcome, limits), cpu=round(outcome.cpu, 2)))
+        if isinstance(outcome, str):
+            results.append(ExerciseResult(course.exercise(ex), 0, len(ids), reason=outcome))
+        else:
+            scored = exercise_result(course, ex, ids, outcome, limits)
+            results.append(dataclasses.replace(scored, cpu=round(outcome.cpu, 2)))
     name = Path(path).name or str(path)
     seconds = round(time.monotonic() - started, 2)
     return SubmissionResult(name, str(path), tuple(results), tuple(notes), seconds), prints
@@ -378,8 +382,11 @@ def _text(path: Path) -> str:
         return ""
 
 
-def _result(course: Course, ex: Exercise, ids: tuple[str, ...], run: Run, limits: Limits) -> ExerciseResult:
-    """Score exercise ``ex`` from its own child's run: tampered, never started, cut short or whole."""
+def exercise_result(course: Course, ex: Exercise, ids: tuple[str, ...], run: Run, limits: Limits) -> ExerciseResult:
+    """Score exercise ``ex`` from its own child's run: tampered, never started, cut short or whole.
+
+    ``ids`` are the reference run's test ids (the denominator).
+    """
     ex = course.exercise(ex)
     if run.tampered:
         shown = ", ".join(run.tampered[:3]) + (" ..." if len(run.tampered) > 3 else "")

@@ -39,6 +39,8 @@ else:
 
 SITE = Path(os.environ.get("SOLITAIRE_DS_SITE", "site")).resolve()
 SHOTS = Path(os.environ.get("SOLITAIRE_DS_SCREENSHOTS", "site-screenshots")).resolve()
+#: axe.min.js from the axe-core npm package, for the accessibility checks (CI installs it).
+AXE = os.environ.get("SOLITAIRE_DS_AXE", "")
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]

@@ -12,13 +12,12 @@ host, or link on the page that does not resolve (a missing page or a missing ``#
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import SHOTS, SITE, Problems, broken_links, builder, search_entries
+from tests.browser.conftest import AXE, SHOTS, SITE, Problems, broken_links, builder, search_entries
 
 #: (screenshot name, path under the site): the home page, one structure page, one game page.
 PAGES = [
@@ -126,9 +125,8 @@ MAIN_PAGES = [
     "how-to/grade-a-class/", "explanation/structures/", "explanation/structures/array-queue/",
     "explanation/games/", "explanation/games/perpetual-motion/", "explanation/games/idiots-delight/",
     "explanation/games/aces-up/", "explanation/games/klondike/", "explanation/statistics/",
-    "explanation/rule-texts/", "reference/cli/",
+    "explanation/rule-texts/", "reference/cli/", "practice/", "practice/exercise-01-array-stack/",
 ]
-AXE = os.environ.get("SOLITAIRE_DS_AXE", "")
 
 _AXE_RUN = """async () => {
   const result = await axe.run(document, {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa"]}});

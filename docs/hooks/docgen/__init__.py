@@ -20,6 +20,7 @@ import shlex
 from collections.abc import Callable
 
 from docgen.boards import MOMENTS, find_moment, moment_boards, rule_boards  # noqa: F401
+from docgen.browser import browser_exercise
 from docgen.common import (  # noqa: F401 (one namespace for the hook and the tests)
     DATA,
     ROOT,
@@ -170,6 +171,7 @@ GENERATORS: dict[str, Callable[..., str]] = {
     "rule-boards": rule_boards,
     "stats": stats,
     "pm-study": pm_study,
+    "browser-exercise": browser_exercise,
     "compare": compare,
     "compare-mean": compare_mean,
     "published": published,

@@ -1,0 +1,147 @@
+"""The practice page of exercise 1 in Chromium, offline: type, check, stop a loop, play.
+
+Every request to another host is aborted (the ``Problems`` guard), so the page must work
+from the site alone. The page's runtime (Pyodide and the wheels) is added to the site by
+``scripts/browser_bundle.py``; without it these tests skip, unless ``SOLITAIRE_DS_PRACTICE=1``
+(as CI sets it) says the site must have it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import time
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from solitaire_ds.course import REPO_ROOT
+from tests.browser.conftest import AXE, SHOTS, SITE, Problems
+
+PAGE = "practice/exercise-01-array-stack/"
+SOLUTION = (REPO_ROOT / "solutions" / "structures" / "array_stack.py").read_text(encoding="utf-8")
+
+if not (SITE / "practice" / "runtime" / "manifest.json").is_file():
+    if os.environ.get("SOLITAIRE_DS_PRACTICE") == "1":
+        raise AssertionError(f"{SITE} has no practice runtime (run scripts/browser_bundle.py)")
+    pytest.skip("this site was built without the practice runtime", allow_module_level=True)
+
+
+def _zoo(name: str) -> str:
+    bug = tomllib.loads((REPO_ROOT / "tests" / "grading" / "bugzoo" / f"{name}.toml").read_text(encoding="utf-8"))
+    source = SOLUTION
+    for change in bug["replace"]:
+        assert change["old"] in source
+        source = source.replace(change["old"], change["new"])
+    return source
+
+
+@pytest.fixture(scope="module")
+def practice(browser: Any, base_url: str) -> Iterator[tuple[Any, Problems]]:
+    page = browser.new_page()
+    problems = Problems(page, base_url)
+    page.add_init_script("window.localStorage.clear()")
+    page.goto(base_url + PAGE, wait_until="networkidle")
+    page.locator("button[data-action=check]:enabled").wait_for(timeout=10_000)
+    yield page, problems
+    page.close()
+
+
+def _type(page: Any, source: str) -> None:
+    """Replace the editor's text as a student would paste it, through the editor's own input."""
+    page.locator(".ds-practice .cm-content").click()
+    page.keyboard.press("Control+A")
+    page.keyboard.insert_text(source)
+    shown = page.evaluate("document.querySelector('.ds-practice').editor.state.doc.toString()")
+    assert shown == source
+
+
+def _run_checks(page: Any, timeout: float = 120) -> tuple[str, float]:
+    started = time.monotonic()
+    page.locator("button[data-action=check]").click()
+    page.wait_for_function("!document.querySelector('[data-action=check]').disabled", timeout=timeout * 1000)
+    return page.locator(".ds-practice__output").inner_text(), time.monotonic() - started
+
+
+def test_a_typed_solution_passes_every_check(practice: tuple[Any, Problems]) -> None:
+    page, problems = practice
+    _type(page, SOLUTION)
+    report, _ = _run_checks(page)
+    page.screenshot(path=str(SHOTS / "practice-pass.png"), full_page=True)
+    assert re.search(r"1  ArrayStack: a stack in a resizing array\s+PASS\s+(\d+)/\1\s+10/10", report), report
+    assert "Exercise 1 passes every test. Well done!" in report
+    assert not problems.items, "\n".join(problems.items)
+
+
+def test_a_zoo_bug_fails_where_check_says_it_does(practice: tuple[Any, Problems], tmp_path: Path) -> None:
+    page, problems = practice
+    buggy = _zoo("02_stack_peek_pops")
+    (tmp_path / "structures").mkdir()
+    (tmp_path / "structures" / "array_stack.py").write_text(buggy, encoding="utf-8")
+    check = subprocess.run([sys.executable, "-m", "solitaire_ds", "check", "1", "--impl", str(tmp_path)],
+                           capture_output=True, text=True, check=False).stdout
+    first = re.search(r"first failing test: (\S+)\n\s+(.*)", check)
+    assert first is not None, check
+    _type(page, buggy)
+    report, _ = _run_checks(page)
+    page.screenshot(path=str(SHOTS / "practice-fail.png"), full_page=True)
+    shown = re.search(r"failing test: (\S+)\n\s+(.*)", report)
+    assert shown is not None, report
+    assert (shown[1], shown[2]) == (first[1], first[2])
+    table = [line for line in check.splitlines() if line.startswith("   1  ")]
+    assert table and table[0] in report  # the same score line, word for word
+    assert not problems.items, "\n".join(problems.items)
+
+
+def test_the_stop_button_ends_an_infinite_loop_and_the_page_stays_usable(practice: tuple[Any, Problems]) -> None:
+    page, problems = practice
+    looping = SOLUTION.replace("    def push(self, item: T) -> None:\n",
+                               "    def push(self, item: T) -> None:\n        while True:\n            pass\n", 1)
+    assert looping != SOLUTION
+    _type(page, looping)
+    page.locator("button[data-action=check]").click()
+    page.locator("button[data-action=stop]:enabled").wait_for(timeout=5_000)
+    time.sleep(4)  # long enough for Python to load and be stuck in the loop
+    started = time.monotonic()
+    assert page.evaluate("1 + 1") == 2  # the page answers while the worker loops
+    assert time.monotonic() - started < 2
+    page.locator("button[data-action=stop]").click()
+    page.wait_for_function("!document.querySelector('[data-action=check]').disabled", timeout=5_000)
+    page.screenshot(path=str(SHOTS / "practice-stopped.png"), full_page=True)
+    assert "Stopped" in page.locator(".ds-practice__output").inner_text()
+    _type(page, SOLUTION)  # a new worker: a later run works
+    report, _ = _run_checks(page)
+    assert "passes every test" in report
+    assert not problems.items, "\n".join(problems.items)
+
+
+def test_play_steps_a_game_on_the_typed_structure(practice: tuple[Any, Problems]) -> None:
+    page, problems = practice
+    _type(page, SOLUTION)
+    page.locator("button[data-action=play]").click()
+    page.locator(".ds-practice__game:not([hidden]) svg").wait_for(timeout=120_000)
+    first = page.locator(".ds-practice__step").inner_text()
+    assert first.startswith("Step 0 of ") and "your ArrayStack" in first
+    page.locator("button[data-action=next]").click()
+    page.locator("button[data-action=next]").click()
+    assert page.locator(".ds-practice__step").inner_text().startswith("Step 2 of ")
+    page.locator("button[data-action=prev]").click()
+    assert page.locator(".ds-practice__step").inner_text().startswith("Step 1 of ")
+    label = page.locator(".ds-practice__board svg").get_attribute("aria-label") or ""
+    assert "pile 1 (Stack), bottom to top:" in label
+    page.screenshot(path=str(SHOTS / "practice-play.png"), full_page=True)
+    assert not problems.items, "\n".join(problems.items)
+
+
+def test_the_practice_page_passes_axe_core(practice: tuple[Any, Problems]) -> None:
+    page, _ = practice
+    assert AXE and Path(AXE).is_file(), "SOLITAIRE_DS_AXE must name axe.min.js"
+    page.add_script_tag(path=AXE)
+    violations = page.evaluate("""async () => (await axe.run(document,
+        {runOnly: {type: "tag", values: ["wcag2a", "wcag2aa"]}})).violations.map(v => v.id)""")
+    assert violations == []

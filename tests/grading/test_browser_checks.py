@@ -1,0 +1,88 @@
+"""The practice pages' Python side, in plain CPython: the same words as ``check``, a real game."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from solitaire_ds.course import REPO_ROOT
+from solitaire_ds.course.browser import GAME_OF, play, run_checks
+from solitaire_ds.course.catalog import exercise
+
+ZOO = REPO_ROOT / "tests" / "grading" / "bugzoo"
+
+
+def _solution(n: int) -> str:
+    return (REPO_ROOT / "solutions" / exercise(n).relpath).read_text(encoding="utf-8")
+
+
+def _buggy(name: str) -> tuple[int, str]:
+    bug = tomllib.loads((ZOO / f"{name}.toml").read_text(encoding="utf-8"))
+    source = _solution(bug["exercise"])
+    for change in bug["replace"]:
+        assert change["old"] in source
+        source = source.replace(change["old"], change["new"])
+    return bug["exercise"], source
+
+
+def _check(n: int, source: str, tmp_path: Path) -> str:
+    """What ``solitaire-ds check N --impl FOLDER`` prints for ``source``, its first line dropped."""
+    path = tmp_path / exercise(n).relpath
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(source, encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "solitaire_ds", "check", str(n), "--impl", str(tmp_path)],
+                         capture_output=True, text=True, check=False).stdout
+    body = out.split("\n", 1)[1]  # "Checking FOLDER on 1 exercise(s)..."
+    return "\n".join(line for line in body.rstrip("\n").splitlines() if not line.startswith("note: "))
+
+
+@pytest.mark.parametrize("bug", ["02_stack_peek_pops", "07_queue_enqueue_forgets_wrap"])
+def test_a_zoo_bug_reads_word_for_word_as_check_prints_it(bug: str, tmp_path: Path) -> None:
+    n, source = _buggy(bug)
+    assert run_checks(n, source, every=False) == _check(n, source, tmp_path)
+
+
+def test_a_solution_passes_as_check_says(tmp_path: Path) -> None:
+    assert run_checks(3, _solution(3)) == _check(3, _solution(3), tmp_path)
+    assert "Exercise 3 passes every test. Well done!" in run_checks(3, _solution(3))
+
+
+def test_every_failing_test_is_listed_by_default() -> None:
+    report = run_checks(1, (REPO_ROOT / "exercises" / exercise(1).relpath).read_text(encoding="utf-8"))
+    failing = re.findall(r"^  failing test: (\S+)$", report, re.MULTILINE)
+    total = re.search(r"FAIL\s+0/(\d+)", report)
+    assert total is not None and len(failing) == int(total[1]) > 5  # check shows 5 at most; here all
+
+
+def test_a_file_that_does_not_import_says_why_on_one_line() -> None:
+    report = run_checks(1, "def broken(:\n")
+    assert "structures/array_stack.py does not import: SyntaxError" in report
+
+
+def test_a_second_run_sees_the_new_text_not_the_old_module() -> None:
+    n, buggy = _buggy("02_stack_peek_pops")
+    assert "FAIL" in run_checks(n, buggy)
+    assert "PASS" in run_checks(n, _solution(n))
+
+
+@pytest.mark.parametrize("n", sorted(GAME_OF))
+def test_play_runs_the_exercises_game_on_the_students_structure(n: int) -> None:
+    frames = play(n, _solution(n))
+    game, linked = GAME_OF[n]
+    kind = ("Linked" if linked else "Array") + exercise(n).title.split(":")[0].removeprefix("Linked") \
+        .removeprefix("Array")
+    assert f"your {kind}" in frames[0]["text"]
+    assert len(frames) > 10 and all(frame["svg"].startswith("<svg") for frame in frames)
+    assert ("stock (Queue)" in frames[-1]["svg"]) and (("waste (Stack)" in frames[-1]["svg"]) == (game == "klondike"))
+
+
+def test_play_on_a_broken_structure_raises_what_it_raises() -> None:
+    source = _solution(1).replace("def push(self, item: T) -> None:\n",
+                                  "def push(self, item: T) -> None:\n        raise RuntimeError('boom')\n", 1)
+    with pytest.raises(RuntimeError, match="boom"):
+        play(1, source)
