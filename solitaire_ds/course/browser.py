@@ -28,7 +28,8 @@ from typing import Any
 
 from solitaire_ds.course import catalog, child, plugin, report, runner
 from solitaire_ds.course.config import Course
-from solitaire_ds.course.results import Limits, SubmissionResult
+from solitaire_ds.course.honesty import forbidden
+from solitaire_ds.course.results import ExerciseResult, Limits, SubmissionResult
 
 __all__ = ["GAME_OF", "play", "run_checks"]
 
@@ -112,12 +113,15 @@ def run_checks(exercise: int, source: str, *, every: bool = True) -> str:
         plugin.ENV_TEST_SECONDS: f"{limits.test_seconds:g}",
         "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",  # only the plugins a child loads
     }
+    # The grader's screen first: a file that reaches for code it does not hold scores 0 unrun
+    # (its tests are only collected, for the denominator).
+    why = forbidden(source, ex.relpath) if limits.screen else ""
     with tempfile.TemporaryDirectory(prefix="solitaire-ds-browser-") as tmp:
         folder = _folder_with(exercise, source, Path(tmp))  # a new path each run: a new module
         results = Path(tmp) / "results.jsonl"
         fd = os.open(results, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
         arguments = child.pytest_arguments([str(contracts / Path(ex.test_file).name)], str(folder),
-                                           contracts.parents[2])
+                                           contracts.parents[2], collect_only=bool(why))
         with _environ(environment), plugin.recording(fd, key, runner.graded_names_of(ex)), _alarms_if_any(), \
                 contextlib.redirect_stdout(io.StringIO()):
             pytest.main(arguments)
@@ -126,7 +130,9 @@ def run_checks(exercise: int, source: str, *, every: bool = True) -> str:
     # The denominators: a child collects them on the reference; here the same contract file
     # collects the same tests (collecting never imports the file under test).
     ids = tuple(next((e["ids"] for e in events if e["e"] == "collected"), []))
-    result = runner.exercise_result(Course(), ex, ids, run, limits)
+    course = Course()
+    result = (ExerciseResult(course.exercise(ex), 0, len(ids), reason=why) if why
+              else runner.exercise_result(course, ex, ids, run, limits))
     seconds = round(time.monotonic() - started, 2)
     return report.check_text(SubmissionResult("browser", "browser", (result,), (), seconds), every=every)
 

@@ -86,3 +86,10 @@ def test_play_on_a_broken_structure_raises_what_it_raises() -> None:
                                   "def push(self, item: T) -> None:\n        raise RuntimeError('boom')\n", 1)
     with pytest.raises(RuntimeError, match="boom"):
         play(1, source)
+
+
+def test_a_file_that_reaches_for_other_code_scores_zero_unrun_as_check_says(tmp_path: Path) -> None:
+    source = "import os\n" + _solution(1)  # the grader's screen: an exercise never needs os
+    report = run_checks(1, source, every=False)
+    assert report == _check(1, source, tmp_path)
+    assert "imports os (line 1)" in report
