@@ -70,9 +70,10 @@ def _parser_section(parser: argparse.ArgumentParser, prog: str, level: int, top:
     return out
 
 
-#: The API page's sections and the modules (or objects) each documents, in reading order.
-#: A public module missing here is still documented, under "Other modules" (see ``api``),
-#: and a docs test names it so it can be given its place.
+#: The API reference's sections and the modules (or objects) each documents, in reading order.
+#: Each name has its own page, ``docs/reference/api/<name>.md`` (one ``api-module`` directive),
+#: listed under its section in mkdocs.yml's nav. A public module missing here is still shown,
+#: under "Other modules" on the overview (see ``api``), and a docs test names it.
 API_SECTIONS: list[tuple[str, list[str]]] = [
     ("The package", ["solitaire_ds", "solitaire_ds.text"]),
     ("Structures", ["solitaire_ds.structures.base", "solitaire_ds.structures.ArrayStack",
@@ -90,7 +91,7 @@ API_SECTIONS: list[tuple[str, list[str]]] = [
     ("The course", ["solitaire_ds.course", "solitaire_ds.course.catalog", "solitaire_ds.course.config",
                     "solitaire_ds.course.status", "solitaire_ds.course.markers", "solitaire_ds.course.generate"]),
     ("Running the checks", ["solitaire_ds.course.runner", "solitaire_ds.course.child", "solitaire_ds.course.sandbox",
-                            "solitaire_ds.course.plugin"]),
+                            "solitaire_ds.course.plugin", "solitaire_ds.course.browser"]),
     ("Scores and reports", ["solitaire_ds.course.results", "solitaire_ds.course.report", "solitaire_ds.course.honesty",
                             "solitaire_ds.course.similarity", "solitaire_ds.course.gradescope"]),
     ("The contract tests", ["solitaire_ds.course.contracts.plain", "solitaire_ds.course.contracts.operations",
@@ -165,20 +166,19 @@ def undocumented(listed: list[str]) -> list[str]:
     return [module for module in modules if not covered(module)]
 
 
-def _slug(title: str) -> str:
-    """The page name of an API section: ``"The course and grading"`` -> ``"course-and-grading"``."""
-    return re.sub(r"[^a-z0-9]+", "-", re.sub(r"^the ", "", title.lower())).strip("-")
+def api_names() -> list[str]:
+    """Every name ``API_SECTIONS`` documents, in reading order: each has a page of its own."""
+    return [name for _, names in API_SECTIONS for name in names]
 
 
-def api_pages() -> list[tuple[str, str, list[str]]]:
-    """``(title, page name, names)`` of each API page: one per section, then "Other modules".
+def api_page_path(name: str) -> str:
+    """The page of API entry ``name``, relative to the API overview: ``"solitaire_ds.cards.md"``."""
+    return f"{name}.md"
 
-    The last page holds every public module the sections leave out (none, when the
-    sections are complete), so no module is ever missing from the site.
-    """
-    listed = [name for _, names in API_SECTIONS for name in names]
-    pages = [(title, _slug(title), names) for title, names in API_SECTIONS]
-    return [*pages, ("Other modules", "other-modules", undocumented(listed))]
+
+def api_nav_title(name: str) -> str:
+    """The name the navigation shows for ``name``: without the package's own prefix."""
+    return name.removeprefix("solitaire_ds.")
 
 
 def _summary(dotted: str) -> str:
@@ -191,36 +191,49 @@ def _summary(dotted: str) -> str:
     return doc.strip().splitlines()[0] if doc else ""
 
 
+#: mkdocstrings' options for every API block: each signature on a line of its own, under its
+#: heading, with its types shown and linked to the page that documents them.
+_SIGNATURES = ["separate_signature: true", "show_signature_annotations: true", "signature_crossrefs: true"]
+
+
+def _rendered(name: str, heading_level: int) -> list[str]:
+    """The mkdocstrings block for ``name``, or one line naming it when it has not landed yet.
+
+    The block's heading shows ``name`` whole: on a page of its own it is the page's title.
+    """
+    if name.split(".")[0] == "solitaire_ds" and _module_file(name):
+        options = [f"heading_level: {heading_level}", "show_root_full_path: true", *_SIGNATURES]
+        return [f"::: {name}", "    options:", *(f"      {option}" for option in options), ""]
+    return [f"*`{name}` is not in this build yet.*", ""]
+
+
 def api() -> str:
-    """The API overview: each page, its modules linked, each with its docstring's first line."""
+    """The API overview: each section, each of its names linked to its page with its docstring's first line.
+
+    A public module the sections leave out is rendered right here, under "Other modules",
+    so it is on the site before it has a page (a docs test names it meanwhile).
+    """
     out: list[str] = []
-    for title, slug, names in api_pages():
-        if not names:
-            continue
-        out += [f"## [{title}]({slug}.md)", ""]
+    for title, names in API_SECTIONS:
+        out += [f"## {title}", ""]
         for name in names:
             summary = _summary(name)
-            out.append(f"- [`{name}`]({slug}.md#{name})" + (f": {summary}" if summary else ""))
+            out.append(f"- [`{name}`]({api_page_path(name)})" + (f": {summary}" if summary else ""))
         out.append("")
+    missing = undocumented(api_names())
+    if missing:
+        out += ["## Other modules", "",
+                "*These modules have no page of their own yet: they are missing from the sections above.*", ""]
+        for name in missing:
+            out += _rendered(name, heading_level=3)
     return "\n".join(out)
 
 
-def api_page(section: str) -> str:
-    """The ``::: module`` lines mkdocstrings renders for one API page (``section``: its page name)."""
-    for title, slug, names in api_pages():
-        if slug != section:
-            continue
-        if not names:
-            return ("*Every public module has its page under a section of [the API](index.md); "
-                    f"{title.lower()}: none.*\n")
-        out: list[str] = []
-        for name in names:
-            if name.split(".")[0] == "solitaire_ds" and _module_file(name):
-                out += [f"::: {name}", ""]
-            else:
-                out += [f"*`{name}` is not in this build yet.*", ""]
-        return "\n".join(out)
-    raise DirectiveError(f"api-page: no section {section!r} (known: {', '.join(s for _, s, _ in api_pages())})")
+def api_module(name: str) -> str:
+    """The page of one API entry ``name`` (a module, or a class its package re-exports)."""
+    if name not in api_names():
+        raise DirectiveError(f"api-module: {name!r} is not in API_SECTIONS (docs/hooks/docgen/reference.py)")
+    return "\n".join(_rendered(name, heading_level=1))
 
 
 def _module_file(dotted: str) -> bool:
