@@ -8,6 +8,7 @@ from the site alone. The page's runtime (Pyodide and the wheels) is added to the
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -107,6 +108,7 @@ def test_the_stop_button_ends_an_infinite_loop_and_the_page_stays_usable(practic
     page.locator("button[data-action=check]").click()
     page.locator("button[data-action=stop]:enabled").wait_for(timeout=5_000)
     time.sleep(4)  # long enough for Python to load and be stuck in the loop
+    assert re.fullmatch(r"[1-9]\d* s so far", page.locator(".ds-practice__clock").inner_text())  # time shown
     started = time.monotonic()
     assert page.evaluate("1 + 1") == 2  # the page answers while the worker loops
     assert time.monotonic() - started < 2
@@ -114,6 +116,7 @@ def test_the_stop_button_ends_an_infinite_loop_and_the_page_stays_usable(practic
     page.wait_for_function("!document.querySelector('[data-action=check]').disabled", timeout=5_000)
     page.screenshot(path=str(SHOTS / "practice-stopped.png"), full_page=True)
     assert "Stopped" in page.locator(".ds-practice__output").inner_text()
+    assert re.fullmatch(r"Stopped after \d+\.\d s\.", page.locator(".ds-practice__status").inner_text())
     _type(page, SOLUTION)  # a new worker: a later run works
     report, _ = _run_checks(page)
     assert "passes every test" in report
@@ -136,6 +139,55 @@ def test_play_steps_a_game_on_the_typed_structure(practice: tuple[Any, Problems]
     assert "pile 1 (Stack), bottom to top:" in label
     page.screenshot(path=str(SHOTS / "practice-play.png"), full_page=True)
     assert not problems.items, "\n".join(problems.items)
+
+
+def test_download_saves_the_file_unchanged_and_check_grades_it(practice: tuple[Any, Problems],
+                                                               tmp_path: Path) -> None:
+    page, problems = practice
+    source = SOLUTION.replace("class ArrayStack", "# typed in the browser: déjà vu ♠\nclass ArrayStack", 1)
+    _type(page, source)
+    with page.expect_download() as download:
+        page.locator("button[data-action=download]").click()
+    assert download.value.suggested_filename == "array_stack.py"
+    saved = tmp_path / "structures" / "array_stack.py"
+    saved.parent.mkdir()
+    download.value.save_as(saved)
+    assert saved.read_bytes() == source.encode("utf-8")  # byte for byte: what grade is handed
+    check = subprocess.run([sys.executable, "-m", "solitaire_ds", "check", "1", "--impl", str(tmp_path)],
+                           capture_output=True, text=True, check=False)
+    assert check.returncode == 0, check.stdout
+    assert not problems.items, "\n".join(problems.items)
+
+
+def test_the_file_stays_in_the_browser_until_reset(practice: tuple[Any, Problems], browser: Any,
+                                                   base_url: str) -> None:
+    page, _ = practice
+    skeleton = page.locator(".ds-practice__skeleton").input_value()
+    typed = SOLUTION.replace("class ArrayStack", "# kept in local storage\nclass ArrayStack", 1)
+    _type(page, typed)
+    again = browser.new_page()  # a later visit: the same browser, no clearing script
+    problems = Problems(again, base_url)
+    again.goto(base_url + PAGE, wait_until="networkidle")
+    editor = "document.querySelector('.ds-practice').editor.state.doc.toString()"
+    assert again.evaluate(editor) == typed
+    again.once("dialog", lambda dialog: dialog.accept())  # "Put the skeleton back?"
+    again.locator("button[data-action=reset]").click()
+    assert again.evaluate(editor) == skeleton
+    again.reload(wait_until="networkidle")
+    assert again.evaluate(editor) == skeleton
+    assert not problems.items, "\n".join(problems.items)
+    again.close()
+
+
+def test_the_practice_index_states_the_size_it_loads(browser: Any, base_url: str) -> None:
+    manifest = json.loads((SITE / "practice" / "runtime" / "manifest.json").read_text(encoding="utf-8"))
+    total = sum(manifest["bytes"].values()) / 1e6
+    page = browser.new_page()
+    page.goto(base_url + "practice/", wait_until="networkidle")
+    stated = re.search(r"about (\d+) MB", page.locator("article").inner_text())
+    page.close()
+    assert stated is not None
+    assert abs(int(stated[1]) - total) < 1.5, f"the page says about {stated[1]} MB; the runtime is {total:.1f} MB"
 
 
 def test_the_practice_page_passes_axe_core(practice: tuple[Any, Problems]) -> None:

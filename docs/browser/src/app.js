@@ -32,6 +32,7 @@ function setUp(root) {
   const key = "solitaire-ds:exercise-" + exercise;
   const skeleton = root.querySelector(".ds-practice__skeleton").value;
   const status = root.querySelector(".ds-practice__status");
+  const clock = root.querySelector(".ds-practice__clock"); // seconds so far: seen, not announced
   const output = root.querySelector(".ds-practice__output");
   const buttons = Object.fromEntries(
     Array.from(root.querySelectorAll("button[data-action]")).map((b) => [b.dataset.action, b]));
@@ -102,12 +103,18 @@ function setUp(root) {
     status.textContent = loading
       ? "Loading Python (" + megabytes(size) + " the first time), then " + label + "…"
       : label[0].toUpperCase() + label.slice(1) + "…";
+    const elapsed = () => (performance.now() - started) / 1000;
+    clock.textContent = "";
+    const ticking = setInterval(() => { clock.textContent = Math.floor(elapsed()) + " s so far"; }, 1000);
     const reply = await call({ kind, exercise, source: text(), seed: 1 });
-    const seconds = ((performance.now() - started) / 1000).toFixed(1);
+    clearInterval(ticking);
+    clock.textContent = "";
+    const seconds = elapsed().toFixed(1);
     loadedOnce = true;
     busy(false);
-    if (reply.kind === "error") {
-      status.textContent = "The run stopped with an error (" + seconds + " s).";
+    if (reply.kind === "error" || reply.kind === "stopped") {
+      status.textContent = reply.kind === "stopped" ? "Stopped after " + seconds + " s."
+        : "The run stopped with an error (" + seconds + " s).";
       output.textContent = reply.text;
       return null;
     }
@@ -126,7 +133,7 @@ function setUp(root) {
     worker = null;
     loadedOnce = false;
     if (pending) {
-      pending.resolve({ kind: "error", text: "Stopped: the run was ended (an infinite loop?). "
+      pending.resolve({ kind: "stopped", text: "Stopped: the run was ended (an infinite loop?). "
         + "The next run loads Python again." });
       pending = null;
     }

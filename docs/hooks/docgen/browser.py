@@ -24,11 +24,12 @@ def browser_exercise(n: str) -> str:
     steps = "".join(f'<button type="button" data-action="{action}">{label}</button>'
                     for action, label in (("prev", "Previous step"), ("next", "Next step"), ("auto", "Play through")))
     return f"""<div class="ds-practice" data-exercise="{ex.number}" data-file="{_esc(ex.relpath)}" markdown="0">
-<p class="ds-practice__status" role="status">Loading the editor… (this page needs JavaScript; if this
-stays, this build of the site has no practice runtime.)</p>
 <textarea class="ds-practice__skeleton" hidden aria-hidden="true">{_esc(skeleton)}</textarea>
 <div class="ds-practice__editor"></div>
 <div class="ds-practice__buttons">{buttons}</div>
+<p class="ds-practice__line"><span class="ds-practice__status" role="status">Loading the editor… (this page needs
+JavaScript; if this stays, this build of the site has no practice runtime.)</span>
+<span class="ds-practice__clock" aria-hidden="true"></span></p>
 <pre class="ds-practice__output" aria-live="polite" aria-label="What the checks say" tabindex="0"></pre>
 <div class="ds-practice__game" hidden>
 <div class="ds-practice__buttons">{steps}</div>
