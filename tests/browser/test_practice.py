@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from solitaire_ds.course import REPO_ROOT
+from solitaire_ds.course.catalog import exercise
 from tests.browser.conftest import AXE, SHOTS, SITE, Problems
 
 PAGE = "practice/exercise-01-array-stack/"
@@ -188,6 +189,44 @@ def test_the_practice_index_states_the_size_it_loads(browser: Any, base_url: str
     page.close()
     assert stated is not None
     assert abs(int(stated[1]) - total) < 1.5, f"the page says about {stated[1]} MB; the runtime is {total:.1f} MB"
+
+
+def _page_of(n: int) -> str:
+    """Exercise ``n``'s practice page, under the site's root."""
+    return f"practice/exercise-{n:02d}-{exercise(n).slug.replace('_', '-')}/"
+
+
+@pytest.mark.parametrize("n", range(1, 7))
+def test_each_structure_page_holds_its_exercise_skeleton(browser: Any, base_url: str, n: int) -> None:
+    ex = exercise(n)
+    page = browser.new_page()
+    problems = Problems(page, base_url)
+    page.add_init_script("window.localStorage.clear()")
+    page.goto(base_url + _page_of(n), wait_until="networkidle")
+    page.locator("button[data-action=check]:enabled").wait_for(timeout=10_000)
+    shown = page.evaluate("document.querySelector('.ds-practice').editor.state.doc.toString()")
+    page.close()
+    assert shown == (REPO_ROOT / "exercises" / ex.relpath).read_text(encoding="utf-8")
+    assert not problems.items, "\n".join(problems.items)
+
+
+def test_exercise_6_checks_and_plays_klondike_on_the_typed_linked_deque(browser: Any, base_url: str) -> None:
+    ex = exercise(6)
+    page = browser.new_page()
+    problems = Problems(page, base_url)
+    page.add_init_script("window.localStorage.clear()")
+    page.goto(base_url + _page_of(6), wait_until="networkidle")
+    page.locator("button[data-action=check]:enabled").wait_for(timeout=10_000)
+    _type(page, (REPO_ROOT / "solutions" / ex.relpath).read_text(encoding="utf-8"))
+    report, _ = _run_checks(page)
+    assert "Exercise 6 passes every test. Well done!" in report, report
+    page.locator("button[data-action=play]").click()
+    page.locator(".ds-practice__game:not([hidden]) svg").wait_for(timeout=120_000)
+    assert "your LinkedDeque" in page.locator(".ds-practice__step").inner_text()
+    label = page.locator(".ds-practice__board svg").get_attribute("aria-label") or ""
+    page.close()
+    assert "waste (Stack)" in label
+    assert not problems.items, "\n".join(problems.items)
 
 
 def test_the_practice_page_passes_axe_core(practice: tuple[Any, Problems]) -> None:
