@@ -137,7 +137,7 @@ def run_checks(exercise: int, source: str, *, every: bool = True) -> str:
     return report.check_text(SubmissionResult("browser", "browser", (result,), (), seconds), every=every)
 
 
-def play(exercise: int, source: str, seed: int = 1, game: str = "") -> list[dict[str, Any]]:
+def play(exercise: int, source: str, game: str = "", seed: int = 1) -> list[dict[str, Any]]:
     """Play a game on the student's structure from ``source``; return its steps.
 
     Each step is ``{"text": what happened, "svg": the board after it}``; the first is the
@@ -161,7 +161,8 @@ def play(exercise: int, source: str, seed: int = 1, game: str = "") -> list[dict
         state = cls(Deck.shuffled(seed), toolkit=toolkit)
         choose = make_player("greedy", cls) if cls.has_decisions else None
         title = f"{cls.title}, seed {seed}"
-        frames = [{"text": f"The deal, on {toolkit.source}.", "svg": board_svg(state, title=f"{title}, the deal")}]
+        whose = toolkit.source.removeprefix(f"{folder}: ")  # the temporary folder means nothing on a page
+        frames = [{"text": f"The deal, on {whose}.", "svg": board_svg(state, title=f"{title}, the deal")}]
         for number, events in enumerate(state.steps(choose), start=1):
             codes = [c for e in events for c in [*e.get("cards", []), *[e[k] for k in ("card", "discard")
                                                                         if isinstance(e.get(k), str)]]]

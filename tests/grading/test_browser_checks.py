@@ -93,3 +93,10 @@ def test_a_file_that_reaches_for_other_code_scores_zero_unrun_as_check_says(tmp_
     report = run_checks(1, source, every=False)
     assert report == _check(1, source, tmp_path)
     assert "imports os (line 1)" in report
+
+
+def test_play_takes_a_game_and_a_seed_and_names_no_temporary_folder() -> None:
+    frames = play(1, _solution(1), "aces-up", 7)
+    assert 'aria-label="Aces Up, seed 7, the deal.' in frames[0]["svg"]
+    assert frames[0]["text"].startswith("The deal, on your ArrayStack (structures/array_stack.py)"), frames[0]["text"]
+    assert frames[0]["svg"] != play(1, _solution(1), "aces-up", 8)[0]["svg"]  # another seed, another deal

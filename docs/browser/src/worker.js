@@ -28,7 +28,7 @@ self.onmessage = async (event) => {
     } else if (kind === "check") {
       self.postMessage({ id, kind, text: browser.run_checks(exercise, source) });
     } else if (kind === "play") {
-      const frames = browser.play(exercise, source, seed);
+      const frames = browser.play(exercise, source, "", seed); // "": the game the exercise's tutorial plays
       const plain = frames.toJs({ dict_converter: Object.fromEntries });
       frames.destroy();
       self.postMessage({ id, kind, frames: plain });
