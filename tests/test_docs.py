@@ -32,6 +32,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
+
+
+def _site_pages() -> list[Path]:
+    """The site's Markdown pages: every ``.md`` under docs/ but the folders mkdocs.yml excludes
+    (the generators, the stored data, and the practice pages' front-end sources with their
+    node_modules)."""
+    excluded = ("hooks", "data", "browser")
+    return sorted(p for p in DOCS.rglob("*.md") if p.relative_to(DOCS).parts[0] not in excluded)
 sys.path.insert(0, str(DOCS / "hooks"))
 
 import docgen  # noqa: E402  (lives in docs/hooks, put on the path just above)
@@ -58,7 +66,7 @@ class Sample:
 
 def _samples() -> dict[str, list[Sample]]:
     pages: dict[str, list[Sample]] = {}
-    for path in sorted(DOCS.rglob("*.md")):
+    for path in _site_pages():
         rel = path.relative_to(DOCS).as_posix()
         for match in _FENCE.finditer(path.read_text(encoding="utf-8")):
             lang = match.group("lang")
@@ -162,7 +170,7 @@ def _nav_pages() -> list[str]:
 
 def test_every_page_in_the_nav_exists_and_every_page_is_in_the_nav() -> None:
     nav = _nav_pages()
-    on_disk = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md"))
+    on_disk = [p.relative_to(DOCS).as_posix() for p in _site_pages()]
     assert sorted(nav) == on_disk
 
 
@@ -546,7 +554,7 @@ def test_the_machinery_finder_catches_each_kind_of_mention() -> None:
     assert machinery("an issue of the magazine; 45% of cases; 3 piles") == []
 
 
-@pytest.mark.parametrize("page", sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md")))
+@pytest.mark.parametrize("page", [p.relative_to(DOCS).as_posix() for p in _site_pages()])
 def test_a_reader_page_names_no_issue_seed_file_or_shared_path(page: str) -> None:
     # the page as readers get it: its own text and everything generated into it
     expanded = docgen.expand((DOCS / page).read_text(encoding="utf-8"), where=page)
