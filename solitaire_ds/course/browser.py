@@ -31,7 +31,7 @@ from solitaire_ds.course.config import Course
 from solitaire_ds.course.honesty import forbidden
 from solitaire_ds.course.results import ExerciseResult, Limits, SubmissionResult
 
-__all__ = ["GAME_OF", "play", "run_checks"]
+__all__ = ["GAME_EXERCISES", "GAME_OF", "PLAYABLE", "play", "run_checks"]
 
 #: The game each structure exercise plays, and whether it takes the linked classes.
 GAME_OF: dict[int, tuple[str, bool]] = {
@@ -39,6 +39,11 @@ GAME_OF: dict[int, tuple[str, bool]] = {
     3: ("perpetual-motion", False), 4: ("perpetual-motion", True),
     5: ("klondike", False), 6: ("klondike", True),
 }
+#: The game each game exercise writes: Play runs the student's own class of it.
+GAME_EXERCISES: dict[int, str] = {8: "perpetual-motion", 9: "idiots-delight", 10: "aces-up", 11: "klondike"}
+#: The exercises whose page can play a game on the student's code (7 and 12 cannot: a deck
+#: and a solver are not a game's table).
+PLAYABLE = frozenset(GAME_OF) | frozenset(GAME_EXERCISES)
 
 
 @contextlib.contextmanager
@@ -138,12 +143,15 @@ def run_checks(exercise: int, source: str, *, every: bool = True) -> str:
 
 
 def play(exercise: int, source: str, game: str = "", seed: int = 1) -> list[dict[str, Any]]:
-    """Play a game on the student's structure from ``source``; return its steps.
+    """Play a game on the student's code from ``source``; return its steps.
 
-    Each step is ``{"text": what happened, "svg": the board after it}``; the first is the
-    table as the game starts, and says whose structures it runs on. The game is the one the
-    exercise's tutorial plays (:data:`GAME_OF`), unless ``game`` names another. Raise
-    whatever the student's code raises.
+    For a structure exercise (1-6), the game its tutorial plays (:data:`GAME_OF`, or
+    ``game``) runs on the student's structure, the others from the package; for a game
+    exercise (8-11), the student's own class of that game runs, on the package's
+    structures. Each step is ``{"text": what happened, "svg": the board after it}``; the
+    first is the table as the game starts, and says whose code it runs on. Raise
+    ``ValueError`` for an exercise with no game to play (:data:`PLAYABLE`), and whatever
+    the student's code raises.
 
     Runtime complexity: O(steps × cards on the table).
     """
@@ -152,16 +160,24 @@ def play(exercise: int, source: str, game: str = "", seed: int = 1) -> list[dict
     from solitaire_ds.games import game_class
     from solitaire_ds.players import make_player
 
-    default, linked = GAME_OF.get(exercise, ("perpetual-motion", False))
-    name = game or default
+    if exercise not in PLAYABLE:
+        raise ValueError(f"exercise {exercise} has no game to play on its page")
     with tempfile.TemporaryDirectory(prefix="solitaire-ds-browser-") as tmp:
         folder = _folder_with(exercise, source, Path(tmp))
-        toolkit = catalog.load_toolkit(str(folder), linked=linked)
-        cls = game_class(name)
-        state = cls(Deck.shuffled(seed), toolkit=toolkit)
+        if exercise in GAME_EXERCISES:
+            package_cls = game_class(GAME_EXERCISES[exercise])
+            module = catalog.load_module(str(folder), catalog.exercise(exercise).module)
+            cls = getattr(module, package_cls.__name__)
+            state = cls(Deck.shuffled(seed))
+            whose = f"your {package_cls.__name__} ({catalog.exercise(exercise).relpath})"
+        else:
+            default, linked = GAME_OF[exercise]
+            toolkit = catalog.load_toolkit(str(folder), linked=linked)
+            cls = game_class(game or default)
+            state = cls(Deck.shuffled(seed), toolkit=toolkit)
+            whose = toolkit.source.removeprefix(f"{folder}: ")  # the temporary folder means nothing on a page
         choose = make_player("greedy", cls) if cls.has_decisions else None
         title = f"{cls.title}, seed {seed}"
-        whose = toolkit.source.removeprefix(f"{folder}: ")  # the temporary folder means nothing on a page
         frames = [{"text": f"The deal, on {whose}.", "svg": board_svg(state, title=f"{title}, the deal")}]
         for number, events in enumerate(state.steps(choose), start=1):
             codes = [c for e in events for c in [*e.get("cards", []), *[e[k] for k in ("card", "discard")

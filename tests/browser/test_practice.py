@@ -196,8 +196,8 @@ def _page_of(n: int) -> str:
     return f"practice/exercise-{n:02d}-{exercise(n).slug.replace('_', '-')}/"
 
 
-@pytest.mark.parametrize("n", range(1, 7))
-def test_each_structure_page_holds_its_exercise_skeleton(browser: Any, base_url: str, n: int) -> None:
+@pytest.mark.parametrize("n", range(1, 13))
+def test_each_page_holds_its_exercise_skeleton(browser: Any, base_url: str, n: int) -> None:
     ex = exercise(n)
     page = browser.new_page()
     problems = Problems(page, base_url)
@@ -226,6 +226,40 @@ def test_exercise_6_checks_and_plays_klondike_on_the_typed_linked_deque(browser:
     label = page.locator(".ds-practice__board svg").get_attribute("aria-label") or ""
     page.close()
     assert "waste (Stack)" in label
+    assert not problems.items, "\n".join(problems.items)
+
+
+def test_exercise_10_checks_and_plays_the_students_own_aces_up(browser: Any, base_url: str) -> None:
+    ex = exercise(10)
+    page = browser.new_page()
+    problems = Problems(page, base_url)
+    page.add_init_script("window.localStorage.clear()")
+    page.goto(base_url + _page_of(10), wait_until="networkidle")
+    page.locator("button[data-action=check]:enabled").wait_for(timeout=10_000)
+    _type(page, (REPO_ROOT / "solutions" / ex.relpath).read_text(encoding="utf-8"))
+    report, _ = _run_checks(page)
+    assert "Exercise 10 passes every test. Well done!" in report, report
+    page.locator("button[data-action=play]").click()
+    page.locator(".ds-practice__game:not([hidden]) svg").wait_for(timeout=120_000)
+    assert "your AcesUp (games/aces_up.py)" in page.locator(".ds-practice__step").inner_text()
+    page.screenshot(path=str(SHOTS / "practice-play-aces-up.png"), full_page=True)
+    page.close()
+    assert not problems.items, "\n".join(problems.items)
+
+
+@pytest.mark.parametrize("n", [7, 12])
+def test_a_page_with_no_game_checks_but_offers_no_play(browser: Any, base_url: str, n: int) -> None:
+    ex = exercise(n)
+    page = browser.new_page()
+    problems = Problems(page, base_url)
+    page.add_init_script("window.localStorage.clear()")
+    page.goto(base_url + _page_of(n), wait_until="networkidle")
+    page.locator("button[data-action=check]:enabled").wait_for(timeout=10_000)
+    assert page.locator("button[data-action=play]").count() == 0
+    _type(page, (REPO_ROOT / "solutions" / ex.relpath).read_text(encoding="utf-8"))
+    report, _ = _run_checks(page)
+    page.close()
+    assert f"Exercise {n} passes every test. Well done!" in report, report
     assert not problems.items, "\n".join(problems.items)
 
 

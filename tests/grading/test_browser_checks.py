@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from solitaire_ds.course import REPO_ROOT
-from solitaire_ds.course.browser import GAME_OF, play, run_checks
+from solitaire_ds.course.browser import GAME_EXERCISES, GAME_OF, PLAYABLE, play, run_checks
 from solitaire_ds.course.catalog import exercise
 
 ZOO = REPO_ROOT / "tests" / "grading" / "bugzoo"
@@ -100,3 +100,25 @@ def test_play_takes_a_game_and_a_seed_and_names_no_temporary_folder() -> None:
     assert 'aria-label="Aces Up, seed 7, the deal.' in frames[0]["svg"]
     assert frames[0]["text"].startswith("The deal, on your ArrayStack (structures/array_stack.py)"), frames[0]["text"]
     assert frames[0]["svg"] != play(1, _solution(1), "aces-up", 8)[0]["svg"]  # another seed, another deal
+
+
+@pytest.mark.parametrize("n", range(7, 13))
+def test_the_deck_game_and_solver_exercises_check_as_check_does(n: int, tmp_path: Path) -> None:
+    assert run_checks(n, _solution(n)) == _check(n, _solution(n), tmp_path)
+
+
+@pytest.mark.parametrize("n", sorted(GAME_EXERCISES))
+def test_play_runs_the_students_own_game_class(n: int) -> None:
+    frames = play(n, _solution(n))
+    assert frames[0]["text"].startswith("The deal, on your ") and exercise(n).relpath in frames[0]["text"]
+    assert len(frames) > 5 and all(frame["svg"].startswith("<svg") for frame in frames)
+    # the student's class is the one that plays: a change to it shows in every step
+    name = {8: "PerpetualMotion", 9: "IdiotsDelight", 10: "AcesUp", 11: "Klondike"}[n]
+    marked = _solution(n) + f"\n\n{name}.describe = lambda self, event: 'mine'\n"
+    assert {part for frame in play(n, marked)[1:] for part in frame["text"].split("; ")} == {"mine"}
+
+
+@pytest.mark.parametrize("n", sorted(set(range(1, 13)) - PLAYABLE))
+def test_an_exercise_with_no_table_has_no_game_to_play(n: int) -> None:
+    with pytest.raises(ValueError, match=f"exercise {n} has no game to play"):
+        play(n, _solution(n))

@@ -139,34 +139,38 @@ function setUp(root) {
     }
   });
 
-  let frames = [];
-  let shown = 0;
-  let timer = null;
-  function show(k) {
-    shown = Math.max(0, Math.min(frames.length - 1, k));
-    board.innerHTML = frames[shown].svg; // drawn by the package: card labels are escaped
-    caption.textContent = "Step " + shown + " of " + (frames.length - 1) + ": " + frames[shown].text;
+  if (buttons.play) setUpPlay(); // exercises 7 and 12 have no game to play
+
+  function setUpPlay() {
+    let frames = [];
+    let shown = 0;
+    let timer = null;
+    function show(k) {
+      shown = Math.max(0, Math.min(frames.length - 1, k));
+      board.innerHTML = frames[shown].svg; // drawn by the package: card labels are escaped
+      caption.textContent = "Step " + shown + " of " + (frames.length - 1) + ": " + frames[shown].text;
+    }
+    function pause() {
+      clearInterval(timer);
+      timer = null;
+      buttons.auto.textContent = "Play through";
+    }
+    buttons.play.addEventListener("click", async () => {
+      pause();
+      const reply = await run("play", "playing a game on your code");
+      if (!reply) return;
+      frames = reply.frames;
+      root.querySelector(".ds-practice__game").hidden = false;
+      show(0);
+    });
+    buttons.prev.addEventListener("click", () => { pause(); show(shown - 1); });
+    buttons.next.addEventListener("click", () => { pause(); show(shown + 1); });
+    buttons.auto.addEventListener("click", () => {
+      if (timer) return pause();
+      buttons.auto.textContent = "Pause";
+      timer = setInterval(() => (shown + 1 < frames.length ? show(shown + 1) : pause()), 700);
+    });
   }
-  function pause() {
-    clearInterval(timer);
-    timer = null;
-    buttons.auto.textContent = "Play through";
-  }
-  buttons.play.addEventListener("click", async () => {
-    pause();
-    const reply = await run("play", "playing a game on your structure");
-    if (!reply) return;
-    frames = reply.frames;
-    root.querySelector(".ds-practice__game").hidden = false;
-    show(0);
-  });
-  buttons.prev.addEventListener("click", () => { pause(); show(shown - 1); });
-  buttons.next.addEventListener("click", () => { pause(); show(shown + 1); });
-  buttons.auto.addEventListener("click", () => {
-    if (timer) return pause();
-    buttons.auto.textContent = "Pause";
-    timer = setInterval(() => (shown + 1 < frames.length ? show(shown + 1) : pause()), 700);
-  });
 
   buttons.reset.addEventListener("click", () => {
     if (!confirm("Put the skeleton back? Your changes to this file will be lost.")) return;

@@ -15,14 +15,21 @@ _BUTTONS = [("check", "Run checks"), ("stop", "Stop"), ("play", "Play a game"), 
 
 def browser_exercise(n: str) -> str:
     """The practice widget for exercise ``n``: its skeleton in an editor, with run/stop/play/reset/download."""
+    from solitaire_ds.course.browser import PLAYABLE
     from solitaire_ds.course.catalog import exercise
 
     ex = exercise(int(n))
     skeleton = (ROOT / "exercises" / ex.relpath).read_text(encoding="utf-8")
     buttons = "".join(f'<button type="button" data-action="{action}" disabled>{label}</button>'
-                      for action, label in _BUTTONS)
+                      for action, label in _BUTTONS if action != "play" or ex.number in PLAYABLE)
     steps = "".join(f'<button type="button" data-action="{action}">{label}</button>'
                     for action, label in (("prev", "Previous step"), ("next", "Next step"), ("auto", "Play through")))
+    game = f"""<div class="ds-practice__game" hidden>
+<div class="ds-practice__buttons">{steps}</div>
+<p class="ds-practice__step" aria-live="polite"></p>
+<div class="ds-practice__board"></div>
+</div>
+"""
     return f"""<div class="ds-practice" data-exercise="{ex.number}" data-file="{_esc(ex.relpath)}" markdown="0">
 <textarea class="ds-practice__skeleton" hidden aria-hidden="true">{_esc(skeleton)}</textarea>
 <div class="ds-practice__editor"></div>
@@ -31,10 +38,5 @@ def browser_exercise(n: str) -> str:
 JavaScript; if this stays, this build of the site has no practice runtime.)</span>
 <span class="ds-practice__clock" aria-hidden="true"></span></p>
 <pre class="ds-practice__output" aria-live="polite" aria-label="What the checks say" tabindex="0"></pre>
-<div class="ds-practice__game" hidden>
-<div class="ds-practice__buttons">{steps}</div>
-<p class="ds-practice__step" aria-live="polite"></p>
-<div class="ds-practice__board"></div>
-</div>
-</div>
+{game if ex.number in PLAYABLE else ""}</div>
 """
