@@ -87,6 +87,11 @@ def _slot(x: float, y: float) -> str:
             f'stroke="{_INK}" stroke-dasharray="4 3"/>')
 
 
+def _cards(n: int) -> str:
+    """A count of cards in words: "1 card", "23 cards"."""
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def _label(x: float, y: float, text: str, anchor: str = "start") -> str:
     return f'<text x="{x}" y="{y}" fill="{_INK}" font-size="13" text-anchor="{anchor}">{_esc(text)}</text>'
 
@@ -117,10 +122,10 @@ def _four_piles(state: Any, marks: Collection[Card]) -> tuple[list[str], list[st
         body.append(back_svg(sx, 38))
     else:
         body.append(_slot(sx, 38))
-    body.append(_label(sx + CARD_W / 2, 38 + CARD_H + 18, f"{len(state.stock)} cards", "middle"))
+    body.append(_label(sx + CARD_W / 2, 38 + CARD_H + 18, _cards(len(state.stock)), "middle"))
     body.append(_label(sx, 38 + CARD_H + 40, f"discarded: {state.discarded}"))
-    said.append(f"stock (Queue): {len(state.stock)} cards, face down")
-    said.append(f"discarded: {state.discarded} cards")
+    said.append(f"stock (Queue): {_cards(len(state.stock))}, face down")
+    said.append(f"discarded: {_cards(state.discarded)}")
     return body, said, sx + CARD_W + 40, max(bottom, 38 + CARD_H + 46) + 20
 
 
@@ -131,17 +136,17 @@ def _klondike(state: Any, marks: Collection[Card]) -> tuple[list[str], list[str]
     # top row: stock, waste (its last three cards fanned to the right), the four foundations
     body.append(_label(24, 26, "stock (Queue)"))
     body.append(back_svg(24, 38) if len(state.stock) else _slot(24, 38))
-    body.append(_label(24 + CARD_W / 2, 38 + CARD_H + 16, f"{len(state.stock)} cards", "middle"))
-    said.append(f"stock (Queue): {len(state.stock)} cards, face down")
+    body.append(_label(24 + CARD_W / 2, 38 + CARD_H + 16, _cards(len(state.stock)), "middle"))
+    said.append(f"stock (Queue): {_cards(len(state.stock))}, face down")
     waste = _bottom_first(state.waste)
     wx = 24 + gap + 16
     body.append(_label(wx, 26, "waste (Stack)"))
-    body.append(_label(wx + CARD_W / 2, 38 + CARD_H + 16, f"{len(waste)} cards", "middle"))
+    body.append(_label(wx + CARD_W / 2, 38 + CARD_H + 16, _cards(len(waste)), "middle"))
     if not waste:
         body.append(_slot(wx, 38))
     for k, card in enumerate(waste[-3:]):
         body.append(card_svg(wx + k * 18, 38, card, marked=card in marks))
-    said.append(f"waste (Stack), {len(waste)} cards, top card {waste[-1].name}" if waste else "waste (Stack): empty")
+    said.append(f"waste (Stack), {_cards(len(waste))}, top card {waste[-1].name}" if waste else "waste (Stack): empty")
     fx = 24 + 3 * gap
     body.append(_label(fx, 26, "foundations (four Stacks)"))
     for k, (suit, pile) in enumerate(state.foundations.items()):

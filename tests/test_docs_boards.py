@@ -67,9 +67,11 @@ def test_a_four_pile_board_draws_and_names_every_card_on_the_table(game: str) ->
     on_piles = [card for pile in state.piles for card in pile]
     assert svg.count('fill="#fff"') == len(on_piles)  # one white card face per card in a pile
     name = _label(svg)
+    for area in ["stock (Queue)", *(f"pile {i} (Stack)" for i in range(1, 5))]:
+        assert f">{area}</text>" in svg
     for card in on_piles:
         assert card.name in name
-    assert f"stock (Queue): {len(state.stock)} cards" in name
+    assert f"stock (Queue): {len(state.stock)} card" in name
     assert len(on_piles) + len(state.stock) + state.discarded == 52
     for i, pile in enumerate(state.piles, start=1):  # bottom to top, as drawn
         said = re.search(rf"pile {i} \(Stack\), bottom to top: ([^;]*)", name)
@@ -85,8 +87,10 @@ def test_the_klondike_board_draws_stock_waste_foundations_and_both_halves_of_eac
     backs = sum(len(down) for down in state.face_down) + (1 if len(state.stock) else 0)
     assert svg.count('fill="#fff"') == faces
     assert svg.count('fill="#1565c0"') == backs
-    assert "waste (Stack)" in svg and "foundations (four Stacks)" in svg and "stock (Queue)" in svg
-    assert f"stock (Queue): {len(state.stock)} cards" in name
+    for area in ("stock (Queue)", "waste (Stack)", "foundations (four Stacks)"):
+        assert f">{area}</text>" in svg
+    assert "waste (Stack)" in name and name.count("foundation (Stack): ") == 4
+    assert f"stock (Queue): {len(state.stock)} card" in name
     for suit, pile in state.foundations.items():
         if len(pile):
             assert f"{suit.name.lower()} foundation (Stack): ace up to {pile.peek().name}" in name
@@ -113,7 +117,7 @@ def test_tutorial_elevens_board_shows_the_waste_and_the_foundations() -> None:
     assert directive is not None
     args = dict(token.split("=") for token in directive[1].split())
     out = docgen.board_picture(**args)
-    assert "waste (Stack)" in out and "foundations (four Stacks)" in out
+    assert ">waste (Stack)</text>" in out and ">foundations (four Stacks)</text>" in out
 
 
 def test_every_generated_picture_is_kept_out_of_search() -> None:
