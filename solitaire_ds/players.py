@@ -9,6 +9,9 @@ of ``game.legal_moves()``. :func:`make_player` builds one by name for a game cla
   with ``--deal-any-time`` the search has a state budget, and its line is proved optimal
   only when it finishes (:attr:`solitaire_ds.solver.SolverPlayer.proved`), though never
   worse than the default rules' optimum;
+* ``no-peek`` (:func:`solitaire_ds.no_peek.no_peek_player`, Aces Up only): searches
+  every move it can make before the next deal, knowing which cards are still to come but
+  never their order (the solver reads the whole deck);
 * ``interactive`` (:func:`solitaire_ds.interactive.interactive_player`): a person at the
   terminal.
 
@@ -39,6 +42,7 @@ Choose = Callable[[Game], Move]
 PLAYERS: dict[str, str] = {
     "greedy": "solitaire_ds.players:greedy_player",
     "solver": "solitaire_ds.solver:solver_player",
+    "no-peek": "solitaire_ds.no_peek:no_peek_player",
     "interactive": "solitaire_ds.interactive:interactive_player",
 }
 
@@ -53,13 +57,17 @@ class UnknownPlayer(KeyError):
 def make_player(name: str, game: type[Game]) -> Choose:
     """Return player ``name``'s choose function for ``game``.
 
-    Raise :class:`UnknownPlayer` listing the players when the name is unknown.
+    Raise :class:`UnknownPlayer` listing the players when the name is unknown, or saying
+    which game the player plays when it does not play ``game``.
     """
     if name not in PLAYERS:
         known = ", ".join(sorted(PLAYERS)) or "none yet"
         raise UnknownPlayer(f"unknown player {name!r} (choose from {known})")
     module, factory = PLAYERS[name].split(":")
-    made: Choose = getattr(import_module(module), factory)(game)
+    try:
+        made: Choose = getattr(import_module(module), factory)(game)
+    except TypeError as exc:  # a player for other games ("the no-peek player plays Aces Up, ...")
+        raise UnknownPlayer(str(exc)) from None
     return made
 
 

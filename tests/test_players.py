@@ -23,15 +23,15 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     return status, out, err
 
 
-def test_the_three_players_are_registered() -> None:
-    assert sorted(PLAYERS) == ["greedy", "interactive", "solver"]
+def test_the_players_are_registered() -> None:
+    assert sorted(PLAYERS) == ["greedy", "interactive", "no-peek", "solver"]
     assert make_player("greedy", AcesUp) is greedy_choice
 
 
 def test_an_unknown_player_is_named_with_the_choices() -> None:
     with pytest.raises(UnknownPlayer) as info:
         make_player("random", AcesUp)
-    assert str(info.value) == "unknown player 'random' (choose from greedy, interactive, solver)"
+    assert str(info.value) == "unknown player 'random' (choose from greedy, interactive, no-peek, solver)"
 
 
 def test_greedy_refuses_a_game_that_waits_for_nothing() -> None:
