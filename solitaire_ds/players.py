@@ -9,6 +9,8 @@ of ``game.legal_moves()``. :func:`make_player` builds one by name for a game cla
   with ``--deal-any-time`` the search has a state budget, and its line is proved optimal
   only when it finishes (:attr:`solitaire_ds.solver.SolverPlayer.proved`), though never
   worse than the default rules' optimum;
+* ``solver-no-lone`` (:func:`solitaire_ds.solver.solver_no_lone_player`, Aces Up only): the
+  solver, refusing to move a card that is alone in its pile (as a published solver does);
 * ``no-peek`` (:func:`solitaire_ds.no_peek.no_peek_player`, Aces Up only): searches
   every move it can make before the next deal, knowing which cards are still to come but
   never their order (the solver reads the whole deck);
@@ -43,6 +45,7 @@ PLAYERS: dict[str, str] = {
     "greedy": "solitaire_ds.players:greedy_player",
     "solver": "solitaire_ds.solver:solver_player",
     "no-peek": "solitaire_ds.no_peek:no_peek_player",
+    "solver-no-lone": "solitaire_ds.solver:solver_no_lone_player",
     "interactive": "solitaire_ds.interactive:interactive_player",
 }
 

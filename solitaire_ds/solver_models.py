@@ -302,6 +302,9 @@ class AcesUpModel:
 
     deck: Deck
     aces_only: bool = False
+    #: False: never move a card that is alone in its pile (a restricted player, not a rule:
+    #: the game allows it, and the full search needs it -- see the module docstring).
+    lone_moves: bool = True
 
     def __post_init__(self) -> None:
         self.cards = [card.index for card in self.deck]
@@ -349,7 +352,7 @@ class AcesUpModel:
         ok = self.top_ok
         for i in range(4):
             p = piles[i]
-            if not p or not ok[p[-1]]:
+            if not p or not ok[p[-1]] or (len(p) == 1 and not self.lone_moves):
                 continue
             for j in empty:
                 new = list(piles)

@@ -125,3 +125,18 @@ def test_simulate_takes_it_and_its_results_do_not_depend_on_the_workers(
         assert status == 0 and "player: no-peek" in out
         outputs.append([json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()])
     assert outputs[0] == outputs[1]
+
+
+def test_the_solver_that_refuses_lone_moves_never_makes_one_and_never_beats_the_solver() -> None:
+    refused = make_player("solver-no-lone", AcesUp)
+    for seed in range(12):
+        game = AcesUp(Deck.shuffled(seed), record=False)
+
+        def watch(game: Game) -> Move:
+            move = refused(game)
+            if move.kind == "move":
+                assert len(game.piles[move.piles[0] - 1]) > 1, (seed, move)  # type: ignore[attr-defined]
+            return move
+
+        score = game.run(watch)["score"]
+        assert score <= solve_from_start(seed)

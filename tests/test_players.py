@@ -24,14 +24,15 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
 
 
 def test_the_players_are_registered() -> None:
-    assert sorted(PLAYERS) == ["greedy", "interactive", "no-peek", "solver"]
+    assert sorted(PLAYERS) == ["greedy", "interactive", "no-peek", "solver", "solver-no-lone"]
     assert make_player("greedy", AcesUp) is greedy_choice
 
 
 def test_an_unknown_player_is_named_with_the_choices() -> None:
     with pytest.raises(UnknownPlayer) as info:
         make_player("random", AcesUp)
-    assert str(info.value) == "unknown player 'random' (choose from greedy, interactive, no-peek, solver)"
+    assert str(info.value) == ("unknown player 'random' (choose from greedy, interactive, no-peek, "
+                               "solver, solver-no-lone)")
 
 
 def test_greedy_refuses_a_game_that_waits_for_nothing() -> None:
