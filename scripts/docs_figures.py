@@ -47,6 +47,9 @@ PLANS: dict[str, list[tuple[list[str], str | None]]] = {
     "aces-up": [
         ([], "greedy"),
         (["--aces-only"], "greedy"),
+        ([], "no-peek"),
+        (["--aces-only"], "no-peek"),
+        ([], "solver-no-lone"),
         ([], "solver"),
         (["--aces-only"], "solver"),
     ],
@@ -121,11 +124,11 @@ def run_game(
     old = json.loads(path.read_text(encoding="utf-8"))["runs"] if path.is_file() else []
     runs = []
     for flags, player in PLANS[game]:
-        if player == "solver" and not solver:
+        if player is not None and player.startswith("solver") and not solver:
             continue
         if plans and plan_label(game, flags, player) not in plans:
             continue
-        n = solver_games if player == "solver" else games
+        n = solver_games if player is not None and player.startswith("solver") else games
         print(f"{game} {' '.join(flags)} {player or ''}: {n} deals ...", flush=True)
         try:
             runs.append(run_one(game, flags, player, n, seed, workers))
