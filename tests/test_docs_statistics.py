@@ -22,25 +22,36 @@ def published_entries() -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("entry", published_entries(), ids=lambda e: e["figure"][:30])
-def test_every_published_figure_has_a_link_a_version_rules_a_player_and_a_reason(entry: dict[str, Any]) -> None:
+def test_every_published_figure_has_a_link_a_version_its_words_rules_a_player_and_a_reason(
+        entry: dict[str, Any]) -> None:
     assert re.match(r"https?://\S+$", entry["url"])
-    for field in ("source", "version", "rules", "player", "why"):
+    for field in ("figure", "quote", "source", "version", "rules", "player", "why"):
         assert len(entry[field].strip()) > 10 or entry[field] == "not stated", field
     assert entry["ours"], "a published figure is set beside at least one of our runs"
     for player, options in entry["ours"]:
         assert docgen._find_run(entry["game"], player, options) is not None, (player, options)
 
 
-def test_every_game_with_published_figures_shows_them_on_the_page() -> None:
+def _rows(game: str) -> list[list[str]]:
+    """The body rows of the published-figures table of ``game``, split into cells."""
+    lines = [line for line in docgen.published(game).splitlines() if line.startswith("| ")]
+    return [re.split(r"(?<!\\)\|", line.strip())[1:-1] for line in lines[2:]]  # after the header and its rule
+
+
+def test_every_game_with_published_figures_shows_them_in_one_table_row_each() -> None:
     page = PAGE.read_text(encoding="utf-8")
     for game in {entry["game"] for entry in published_entries()}:
         assert f"<!-- gen: published game={game} -->" in page
-        text = docgen.published(game)
-        for entry in (e for e in published_entries() if e["game"] == game):
-            block = text.split(f"**{entry['figure']}**", 1)[1].split("\n\n**", 1)[0]
-            assert f"]({entry['url']})" in block
-            assert "**Rules:**" in block and "**Player:**" in block and "**Ours:**" in block
-            assert "**Why they differ:**" in block
+        entries = [e for e in published_entries() if e["game"] == game]
+        rows = _rows(game)
+        assert len(rows) == len(entries)
+        for entry, cells in zip(entries, rows, strict=True):
+            assert len(cells) == 3
+            figure, rules_player, ours_why = cells
+            assert f"]({entry['url']})" in figure and entry["figure"].replace("|", "\\|") in figure
+            assert "**Rules:**" in rules_player and "**Player:**" in rules_player
+            assert "**Ours:**" in ours_why and "**Why they differ:**" in ours_why
+            assert ours_why.count("the published figure is **") == len(entry["ours"])
 
 
 def test_the_solver_is_never_called_perfect_play_without_saying_it_sees_the_stock() -> None:

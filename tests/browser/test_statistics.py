@@ -40,11 +40,16 @@ def test_every_statistics_table_shows_every_column(browser: Any, base_url: str, 
 
 def test_every_published_figure_links_its_source(browser: Any, base_url: str) -> None:
     page = browser.new_page()
+    page.set_viewport_size({"width": 390, "height": 844})
     page.goto(base_url + "explanation/statistics/", wait_until="networkidle")
-    figures = page.evaluate("""() => Array.from(document.querySelectorAll("article p > strong:first-child"))
-        .filter(s => s.parentElement.querySelector("a[href^='http']"))
-        .map(s => s.parentElement.innerText.slice(0, 50))""")
+    rows = page.evaluate("""() => Array.from(document.querySelectorAll(".ds-published tbody tr"))
+        .map(tr => ({links: tr.cells[0].querySelectorAll("a[href^='http']").length,
+                     label: getComputedStyle(tr.cells[1], "::before").content,
+                     cells: tr.cells.length}))""")
     page.close()
     from tests.test_docs_statistics import published_entries
 
-    assert len(figures) == len(published_entries())
+    assert len(rows) == len(published_entries())
+    assert all(row["links"] >= 1 and row["cells"] == 3 for row in rows)
+    # on a phone each stacked cell is headed by its column's name
+    assert {row["label"] for row in rows} == {'"Rules and player"'}
