@@ -451,7 +451,7 @@ PUBLISHED: list[dict[str, Any]] = [
     {
         "game": "klondike",
         "figure": "2.4% of games won (\"1 in 43 games\"), draw one, once through",
-        "quote": "B | Draw 1 card, 1 time around deck | 2.4% | 1 in 43 games | 17.01% | $43.15 [...] "
+        "quote": "Draw 1 card, 1 time around deck [...] 2.4% 1 in 43 games [...] $43.15 [...] "
                  "These numbers are based on at least 100,000 games played, each starting with a new "
                  "randomly shuffled deck.",
         "value": 0.024, "side": "won",
@@ -481,7 +481,7 @@ PUBLISHED: list[dict[str, Any]] = [
         "game": "klondike",
         "figure": "4.7% won (\"1 in 21.2 games\"), $49.03 back (a net of −$2.97), with his program's "
                   "version 3.2",
-        "quote": "B | Draw 1 card, 1 time around deck | 4.7% 1 in 21.2 games | $49.03 (lose $2.97) [...] "
+        "quote": "Draw 1 card, 1 time around deck [...] 4.7% 1 in 21.2 games [...] $49.03 (lose $2.97) [...] "
                  "These numbers are based on 10,000 games played; each type of game using the same default "
                  "sequence of randomly shuffled decks; and the optimum move choice logic as listed below",
         "value": 0.047, "side": "won",
