@@ -93,7 +93,7 @@ def test_simulate_gives_the_same_results_whatever_the_workers(
 def test_simulate_refuses_the_interactive_player(capsys: pytest.CaptureFixture[str]) -> None:
     status, _, err = run(capsys, "simulate", "aces-up", "--player", "interactive")
     assert status == 2
-    assert "simulate needs a player that decides by itself (greedy or solver)" in err
+    assert "simulate needs a player that decides by itself (greedy, solver, no-peek or solver-no-lone)" in err
 
 
 def test_a_tampered_move_is_rejected_by_replay(

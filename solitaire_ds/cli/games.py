@@ -228,7 +228,7 @@ def _simulate(args: argparse.Namespace) -> int:
     chosen = _choose(cls, player_name)
     player = chosen[1] if chosen is not None else None
     if player == "interactive":
-        raise UsageError("simulate needs a player that decides by itself (greedy or solver)")
+        raise UsageError(f"simulate needs a player that decides by itself ({_deciding_players()})")
     if args.jsonl is not None:
         check_output_path(args.jsonl, "--jsonl", [args.decks] if args.decks is not None else [])
     run = SimulationRun(cls.name, options.to_json(), player)
@@ -422,6 +422,14 @@ def _load_record(data: bytes) -> Record:
 
 # -- registration ---------------------------------------------------------------------
 
+def _deciding_players() -> str:
+    """The players that decide by themselves, as a reader would list them: "greedy, solver or no-peek"."""
+    from solitaire_ds.players import PLAYERS
+
+    names = [name for name in PLAYERS if name != "interactive"]
+    return ", ".join(names[:-1]) + f" or {names[-1]}"
+
+
 def register(subparsers: Any) -> None:
     """Add ``play``, ``simulate``, ``replay`` and ``klondike`` to ``subparsers``.
 
@@ -463,7 +471,7 @@ def register(subparsers: Any) -> None:
                      help=f"worker processes (default 1, at most {max_workers()} here)")
     sim.add_argument("--jsonl", type=Path, metavar="FILE",
                      help="write one JSON object per deal, in deal order")
-    sim.add_argument("--player", help="who decides, in games with decisions (greedy or solver)")
+    sim.add_argument("--player", help=f"who decides, in games with decisions ({_deciding_players()})")
     sim.add_argument("--show", type=show_count, metavar="K",
                      help="klondike: print the whole record of the first K games (default 2)")
     add_option_flags(sim)
