@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from solitaire_ds.cards import Deck  # noqa: F401 (the doctests deal a Deck)
-from solitaire_ds.games.aces_up import AcesUp  # noqa: F401 (the doctests play it)
+from solitaire_ds.games.aces_up import AcesUp
 from solitaire_ds.games.base import Game, Move
 from solitaire_ds.games.idiots_delight import IdiotsDelight  # noqa: F401 (the doctests play it)
 from solitaire_ds.solver_models import (
@@ -65,6 +65,7 @@ __all__ = [
     "model_for",
     "search",
     "solve",
+    "solver_no_lone_player",
     "solver_player",
 ]
 
@@ -151,9 +152,10 @@ class SolverPlayer:
     (True, True)
     """
 
-    def __init__(self, game_class: type[Game]) -> None:
+    def __init__(self, game_class: type[Game], lone_moves: bool = True) -> None:
         if not game_class.has_decisions:
             raise TypeError(f"{game_class.title} has no decisions to solve")
+        self.lone_moves = lone_moves  # Aces Up: False never moves a card alone in its pile
         self.plan: list[tuple[State, Move]] = []
         self.game: Game | None = None
         self.step = 0
@@ -165,6 +167,8 @@ class SolverPlayer:
         state = game_state(game)
         if self.game is not game or self.step >= len(self.plan) or self.plan[self.step][0] != state:
             model = model_for(game)
+            if isinstance(model, AcesUpModel):
+                model.lone_moves = self.lone_moves
             solution = self.solve(model, state)
             self.proved = self.proved and solution.complete
             self.states += solution.states
@@ -189,3 +193,15 @@ class SolverPlayer:
 def solver_player(game_class: type[Game]) -> Callable[[Game], Move]:
     """Return a :class:`SolverPlayer`: a choose function that plays the solver's best line."""
     return SolverPlayer(game_class)
+
+
+def solver_no_lone_player(game_class: type[Game]) -> Callable[[Game], Move]:
+    """Return the solver of Aces Up that never moves a card alone in its pile.
+
+    The rules allow such a move, and the full search needs it (which pile holds a card
+    decides which card of the next deal covers it); a published solver refuses it, and
+    this player measures what that costs. Raise TypeError for another game.
+    """
+    if not issubclass(game_class, AcesUp):
+        raise TypeError(f"the solver-no-lone player plays Aces Up, not {game_class.title}")
+    return SolverPlayer(game_class, lone_moves=False)

@@ -32,6 +32,7 @@ LAYERS: dict[str, int] = {
     "solitaire_ds.interactive": 2,
     "solitaire_ds.solver": 2,
     "solitaire_ds.solver_models": 2,
+    "solitaire_ds.no_peek": 2,
     "solitaire_ds.records": 2,
     "solitaire_ds.simulate": 2,
     "solitaire_ds.course": 3,

@@ -217,7 +217,7 @@ def test_a_game_with_decisions_takes_a_known_player_or_none(aces_up_record: dict
     assert replay({**aces_up_record, "player": None}).player is None
     assert replay({**aces_up_record, "player": "solver"}).player == "solver"
     with pytest.raises(RecordError, match=r"^the record's 'player': unknown player 'bob' "
-                                          r"\(the players are greedy, interactive, solver\)$"):
+                                          r"\(the players are greedy, interactive, no-peek, solver, solver-no-lone\)$"):
         replay({**aces_up_record, "player": "bob"})
 
 

@@ -85,7 +85,7 @@ API_SECTIONS: list[tuple[str, list[str]]] = [
     ("The four games", ["solitaire_ds.games.perpetual_motion", "solitaire_ds.games.idiots_delight",
                         "solitaire_ds.games.aces_up", "solitaire_ds.games.klondike"]),
     ("Players and the solver", ["solitaire_ds.players", "solitaire_ds.interactive", "solitaire_ds.solver",
-                                "solitaire_ds.solver_models"]),
+                                "solitaire_ds.solver_models", "solitaire_ds.no_peek"]),
     ("Records and boards", ["solitaire_ds.records", "solitaire_ds.boards"]),
     ("Simulations and statistics", ["solitaire_ds.simulate", "solitaire_ds.stats"]),
     ("The course", ["solitaire_ds.course", "solitaire_ds.course.catalog", "solitaire_ds.course.config",
