@@ -23,7 +23,7 @@ from typing import Any
 
 from solitaire_ds.cards import Card
 
-__all__ = ["CARD_H", "CARD_W", "back_svg", "board_svg", "card_svg", "spoken"]
+__all__ = ["CARD_H", "CARD_W", "back_svg", "board_svg", "card_svg", "moved_cards", "spoken"]
 
 #: A card's size on the board, in SVG units.
 CARD_W, CARD_H = 56, 78
@@ -51,6 +51,26 @@ def spoken(cards: Iterable[Card]) -> str:
     """
     names = [card.name for card in cards]
     return ", ".join(names) if names else "empty"
+
+
+def moved_cards(events: Iterable[dict[str, Any]], kinds: Collection[str] | None = None) -> list[Card]:
+    """Return the cards a step's events name (dealt, discarded, moved, turned), each once, in order.
+
+    These are the cards a board outlines after the step. With ``kinds``, only the events of
+    those types count (a step that deals and then discards can outline the discards alone).
+
+    Runtime complexity: O(number of cards the events name).
+
+    >>> events = [{"type": "deal", "cards": ["AS", "2H"]}, {"type": "discard", "cards": ["2H"]}]
+    >>> [card.label for card in moved_cards(events)], [card.label for card in moved_cards(events, {"discard"})]
+    (['A♠', '2♥'], ['2♥'])
+    """
+    codes: list[str] = []
+    for event in events:
+        if kinds is None or event["type"] in kinds:
+            codes += event.get("cards", [])
+            codes += [event[key] for key in ("card", "discard") if isinstance(event.get(key), str)]
+    return [Card.parse(code) for code in dict.fromkeys(codes)]
 
 
 def card_svg(x: float, y: float, card: Card, *, marked: bool = False) -> str:

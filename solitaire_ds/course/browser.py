@@ -155,8 +155,8 @@ def play(exercise: int, source: str, game: str = "", seed: int = 1) -> list[dict
 
     Runtime complexity: O(steps × cards on the table).
     """
-    from solitaire_ds.boards import board_svg
-    from solitaire_ds.cards import Card, Deck
+    from solitaire_ds.boards import board_svg, moved_cards
+    from solitaire_ds.cards import Deck
     from solitaire_ds.games import game_class
     from solitaire_ds.players import make_player
 
@@ -180,10 +180,7 @@ def play(exercise: int, source: str, game: str = "", seed: int = 1) -> list[dict
         title = f"{cls.title}, seed {seed}"
         frames = [{"text": f"The deal, on {whose}.", "svg": board_svg(state, title=f"{title}, the deal")}]
         for number, events in enumerate(state.steps(choose), start=1):
-            codes = [c for e in events for c in [*e.get("cards", []), *[e[k] for k in ("card", "discard")
-                                                                        if isinstance(e.get(k), str)]]]
             said = "; ".join(state.describe(e) for e in events)
-            moved = [Card.parse(code) for code in dict.fromkeys(codes)]
-            frames.append({"text": said,
-                           "svg": board_svg(state, title=f"{title}, after step {number}", highlight=moved)})
+            frames.append({"text": said, "svg": board_svg(state, title=f"{title}, after step {number}",
+                                                          highlight=moved_cards(events))})
     return frames

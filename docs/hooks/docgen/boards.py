@@ -9,6 +9,7 @@ reader can watch the same moment with ``solitaire-ds play GAME --seed N``.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
 
@@ -81,19 +82,6 @@ FOCUS: dict[tuple[str, str], set[str]] = {
 }
 
 
-def _moved_cards(events: list[Event], kinds: set[str] | None = None) -> list[Any]:
-    """The cards a step's events of ``kinds`` (all, if None) name: dealt, discarded, moved, turned."""
-    from solitaire_ds.cards import Card
-
-    codes: list[str] = []
-    for event in events:
-        if kinds is not None and event["type"] not in kinds:
-            continue
-        codes += event.get("cards", [])
-        codes += [event[key] for key in ("card", "discard") if isinstance(event.get(key), str)]
-    return [Card.parse(code) for code in dict.fromkeys(codes)]
-
-
 def find_moment(game: str, shows: Callable[[list[Event]], bool], seeds: int = 40) -> tuple[int, int]:
     """Return ``(seed, step)`` of the first step whose events ``shows`` accepts.
 
@@ -135,17 +123,14 @@ def moment_boards(game: str, seed: int, step: int, kinds: set[str] | None = None
     The cards named by the step's events of ``kinds`` (all its events, if None) are outlined
     on both boards: on the first, those about to move or go; on the second, where they went.
     """
-    from solitaire_ds.boards import board_svg
+    from solitaire_ds.boards import board_svg, moved_cards
 
     state = _play(game, seed)
     steps = state.steps(_chooser(game))
     for _ in range(step - 1):
         next(steps)
-    frozen = _play(game, seed)  # the same deal, stopped before the step, for the first picture
-    frozen_steps = frozen.steps(_chooser(game))
-    for _ in range(step - 1):
-        next(frozen_steps)
-    moved = _moved_cards(next(steps), kinds)
+    frozen = copy.deepcopy(state)  # the table just before the step, for the first picture
+    moved = moved_cards(next(steps), kinds)
     title = _game_class(game).title
     before = board_svg(frozen, title=f"{title}, seed {seed}, before step {step}", highlight=moved)
     after = board_svg(state, title=f"{title}, seed {seed}, after step {step}", highlight=moved)
