@@ -442,7 +442,8 @@ def test_a_planned_run_missing_from_the_data_is_named(monkeypatch: pytest.Monkey
     assert '!!! warning "Not in the stored data"' in text
     assert "`--deal-any-time, player solver`" in text and "`default rules, player solver`" in text
     assert "`default rules, player greedy`" not in text.split("Not in the stored data")[1]
-    assert "not in the stored data" in docgen.compare("idiots-delight", "0.1", "x", player="solver")
+    entry = {"game": "idiots-delight", "value": 0.1, "side": "won"}
+    assert "not in the stored data" in docgen.statistics._ours(entry, "solver", "")
 
 
 @pytest.mark.parametrize(("games", "verdict", "width"), [(100_000, "inside", "narrower than"),
@@ -475,8 +476,9 @@ def test_two_runs_that_must_agree_are_checked(monkeypatch: pytest.MonkeyPatch) -
 
 def test_a_published_mean_is_placed_against_our_interval(monkeypatch: pytest.MonkeyPatch) -> None:
     _stored(monkeypatch, "klondike", [_run([], None, 4, 0, net={"-47": 2, "-37": 2})])
-    text = docgen.compare_mean("klondike", "net", "-8.85", "Net", unit="$")
-    assert "measured mean −$42.00" in text and "4 deals" in text and "**above** our interval" in text
+    entry = {"game": "klondike", "value": -8.85, "side": "all", "key": "net", "unit": "$"}
+    text = docgen.statistics._ours(entry, "", "")
+    assert "mean −$42.00" in text and "4 deals" in text and "**above** this interval" in text
 
 
 def test_every_plot_series_carries_its_deal_count(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -115,36 +115,6 @@ def _verdict(target: float, lo: float, hi: float) -> str:
     return "inside" if lo <= target <= hi else ("above" if target > hi else "below")
 
 
-def compare(game: str, published: str, label: str, player: str = "", options: str = "") -> str:
-    """One measured win rate next to a published one: is the published figure inside our interval?"""
-    from solitaire_ds.stats import wilson_interval
-
-    run = _find_run(game, player, options)
-    if run is None:
-        return (f"*{label}: not in the stored data, so no comparison is made "
-                f"(`python scripts/docs_figures.py --only {game}` measures it).*\n")
-    n, won = run["games"], run["won"]
-    lo, hi = wilson_interval(won, n)
-    target = float(published)
-    return (f"**{label}**: measured {won / n:.2%} (95% CI {lo:.2%}–{hi:.2%}, {n:,} deals) against "
-            f"the published {target:.2%}: the published figure is **{_verdict(target, lo, hi)}** our interval.\n")
-
-
-def compare_mean(game: str, key: str, published: str, label: str, player: str = "", options: str = "",
-                 unit: str = "") -> str:
-    """One measured mean (of result ``key``, over all deals) next to a published one."""
-    run = _find_run(game, player, options)
-    if run is None:
-        return f"*{label}: not in the stored data, so no comparison is made.*\n"
-    n, mean, lo, hi = _hist_stats(_merge(*(side.get(key, {}) for side in run["histograms"].values())))
-    if not n:
-        return f"*{label}: the stored data holds no `{key}` values.*\n"
-    fmt = _dollars if unit == "$" else (lambda v: f"{v:.2f}")
-    target = float(published)
-    return (f"**{label}**: measured mean {fmt(mean)} (95% CI {fmt(lo)} to {fmt(hi)}, {n:,} deals) against "
-            f"the published {fmt(target)}: the published figure is **{_verdict(target, lo, hi)}** our interval.\n")
-
-
 def runs_agree(game: str, player: str, a: str = "", b: str = "") -> str:
     """Say whether two stored runs (options ``a`` and ``b``, same player) gave identical results."""
     first, second = _find_run(game, player, a), _find_run(game, player, b)
