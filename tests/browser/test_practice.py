@@ -43,13 +43,19 @@ def _zoo(name: str) -> str:
     return source
 
 
-@pytest.fixture(scope="module")
-def practice(browser: Any, base_url: str) -> Iterator[tuple[Any, Problems]]:
+def _open(browser: Any, base_url: str, path: str) -> tuple[Any, Problems]:
+    """Open a practice page on a fresh local storage and wait until its buttons are ready."""
     page = browser.new_page()
     problems = Problems(page, base_url)
     page.add_init_script("window.localStorage.clear()")
-    page.goto(base_url + PAGE, wait_until="networkidle")
+    page.goto(base_url + path, wait_until="networkidle")
     page.locator("button[data-action=check]:enabled").wait_for(timeout=10_000)
+    return page, problems
+
+
+@pytest.fixture(scope="module")
+def practice(browser: Any, base_url: str) -> Iterator[tuple[Any, Problems]]:
+    page, problems = _open(browser, base_url, PAGE)
     yield page, problems
     page.close()
 
@@ -199,11 +205,7 @@ def _page_of(n: int) -> str:
 @pytest.mark.parametrize("n", range(1, 13))
 def test_each_page_holds_its_exercise_skeleton(browser: Any, base_url: str, n: int) -> None:
     ex = exercise(n)
-    page = browser.new_page()
-    problems = Problems(page, base_url)
-    page.add_init_script("window.localStorage.clear()")
-    page.goto(base_url + _page_of(n), wait_until="networkidle")
-    page.locator("button[data-action=check]:enabled").wait_for(timeout=10_000)
+    page, problems = _open(browser, base_url, _page_of(n))
     shown = page.evaluate("document.querySelector('.ds-practice').editor.state.doc.toString()")
     page.close()
     assert shown == (REPO_ROOT / "exercises" / ex.relpath).read_text(encoding="utf-8")
@@ -212,11 +214,7 @@ def test_each_page_holds_its_exercise_skeleton(browser: Any, base_url: str, n: i
 
 def test_exercise_6_checks_and_plays_klondike_on_the_typed_linked_deque(browser: Any, base_url: str) -> None:
     ex = exercise(6)
-    page = browser.new_page()
-    problems = Problems(page, base_url)
-    page.add_init_script("window.localStorage.clear()")
-    page.goto(base_url + _page_of(6), wait_until="networkidle")
-    page.locator("button[data-action=check]:enabled").wait_for(timeout=10_000)
+    page, problems = _open(browser, base_url, _page_of(6))
     _type(page, (REPO_ROOT / "solutions" / ex.relpath).read_text(encoding="utf-8"))
     report, _ = _run_checks(page)
     assert "Exercise 6 passes every test. Well done!" in report, report
@@ -231,11 +229,7 @@ def test_exercise_6_checks_and_plays_klondike_on_the_typed_linked_deque(browser:
 
 def test_exercise_10_checks_and_plays_the_students_own_aces_up(browser: Any, base_url: str) -> None:
     ex = exercise(10)
-    page = browser.new_page()
-    problems = Problems(page, base_url)
-    page.add_init_script("window.localStorage.clear()")
-    page.goto(base_url + _page_of(10), wait_until="networkidle")
-    page.locator("button[data-action=check]:enabled").wait_for(timeout=10_000)
+    page, problems = _open(browser, base_url, _page_of(10))
     _type(page, (REPO_ROOT / "solutions" / ex.relpath).read_text(encoding="utf-8"))
     report, _ = _run_checks(page)
     assert "Exercise 10 passes every test. Well done!" in report, report
@@ -250,11 +244,7 @@ def test_exercise_10_checks_and_plays_the_students_own_aces_up(browser: Any, bas
 @pytest.mark.parametrize("n", [7, 12])
 def test_a_page_with_no_game_checks_but_offers_no_play(browser: Any, base_url: str, n: int) -> None:
     ex = exercise(n)
-    page = browser.new_page()
-    problems = Problems(page, base_url)
-    page.add_init_script("window.localStorage.clear()")
-    page.goto(base_url + _page_of(n), wait_until="networkidle")
-    page.locator("button[data-action=check]:enabled").wait_for(timeout=10_000)
+    page, problems = _open(browser, base_url, _page_of(n))
     assert page.locator("button[data-action=play]").count() == 0
     _type(page, (REPO_ROOT / "solutions" / ex.relpath).read_text(encoding="utf-8"))
     report, _ = _run_checks(page)
