@@ -28,7 +28,12 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
+import docgen  # docs/hooks, put on the path by tests/conftest.py
 import pytest
+
+from solitaire_ds.cli.docs import INSTALL_HINT, docs_command
+from solitaire_ds.course import EXERCISES
+from solitaire_ds.structures import ArrayQueue, LinkedDeque
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -40,13 +45,7 @@ def _site_pages() -> list[Path]:
     node_modules)."""
     excluded = ("hooks", "data", "browser")
     return sorted(p for p in DOCS.rglob("*.md") if p.relative_to(DOCS).parts[0] not in excluded)
-sys.path.insert(0, str(DOCS / "hooks"))
 
-import docgen  # noqa: E402  (lives in docs/hooks, put on the path just above)
-
-from solitaire_ds.cli.docs import INSTALL_HINT, docs_command  # noqa: E402
-from solitaire_ds.course import EXERCISES  # noqa: E402
-from solitaire_ds.structures import ArrayQueue, LinkedDeque  # noqa: E402
 
 _FENCE = re.compile(
     r"(?P<marker><!--\s*docs-test:\s*(?P<what>[^>]*?)\s*-->\s*\n)?"

@@ -6,17 +6,14 @@ import importlib
 import inspect
 import os
 import re
-import sys
 import urllib.parse
 from html.parser import HTMLParser
 from pathlib import Path
 
+import docgen
 import pytest
 
 from solitaire_ds.course import REPO_ROOT
-
-sys.path.insert(0, str(REPO_ROOT / "docs" / "hooks"))
-import docgen
 
 API = REPO_ROOT / "docs" / "reference" / "api"
 SITE = Path(os.environ.get("SOLITAIRE_DS_SITE", "site"))

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-import sys
 from typing import Any
 
+import docgen
 import pytest
 
 from solitaire_ds.boards import board_svg
@@ -13,9 +13,6 @@ from solitaire_ds.cards import Deck
 from solitaire_ds.course import REPO_ROOT
 from solitaire_ds.games import game_class
 from solitaire_ds.players import make_player
-
-sys.path.insert(0, str(REPO_ROOT / "docs" / "hooks"))
-import docgen
 
 GAMES = ["perpetual-motion", "idiots-delight", "aces-up", "klondike"]
 

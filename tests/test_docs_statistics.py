@@ -3,15 +3,12 @@
 from __future__ import annotations
 
 import re
-import sys
 from typing import Any
 
+import docgen
 import pytest
 
 from solitaire_ds.course import REPO_ROOT
-
-sys.path.insert(0, str(REPO_ROOT / "docs" / "hooks"))
-import docgen
 
 PAGE = REPO_ROOT / "docs" / "explanation" / "statistics.md"
 

@@ -161,7 +161,8 @@ def generate(out: Path, root: Path = REPO_ROOT) -> int:
     config_text = config.read_text(encoding="utf-8")
     new_config = generated_config(config_text, root)
     excluded = _excluded(config_text)
-    sys.path.insert(0, str(docs / "hooks"))  # docgen is a sibling of the hook, as mkdocs loads it
+    if str(docs / "hooks") not in sys.path:  # docgen is a sibling of the hook, as mkdocs loads it
+        sys.path.insert(0, str(docs / "hooks"))
     docgen = importlib.import_module("docgen")
     out.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=f".{out.name}-", dir=out.parent))
