@@ -13,8 +13,9 @@ Vocabulary first, as in Norvig's poker notebook:
   written as codes separated by white space. A full deck has all 52; small decks with
   fewer ranks (for exhaustive tests) hold every suit of the chosen ranks.
 
-Shuffling is a Fisher-Yates shuffle written here, driven by ``random.Random(seed)``:
-the order a seed gives is part of the interface and the same on every machine.
+Shuffling is the Fisher-Yates shuffle of :mod:`solitaire_ds.shuffle`, driven by
+``random.Random(seed)``: the order a seed gives is part of the interface and the same on
+every machine.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ import random
 import re
 from collections.abc import Container, Iterable, Iterator, Sequence
 from enum import Enum, IntEnum
-from typing import Any, TypeVar, overload
+from typing import Any, overload
 
+from solitaire_ds.shuffle import fisher_yates
 from solitaire_ds.text import shown
 
 __all__ = [
@@ -36,11 +38,8 @@ __all__ = [
     "DeckError",
     "Rank",
     "Suit",
-    "fisher_yates",
     "labels",
 ]
-
-T = TypeVar("T")
 
 #: The most card codes a deck is read to: after the 53rd (one too many already, and named
 #: as such), reading stops, so a 200 MB line is refused at once.
@@ -235,27 +234,6 @@ def labels(codes: Iterable[str]) -> str:
     return " ".join(Card.parse(code).label for code in codes)
 
 
-def fisher_yates(items: list[T], rng: random.Random) -> None:
-    """Shuffle ``items`` in place, every order equally likely (Fisher-Yates / Knuth).
-
-    For ``i`` from the last index down to 1, swap item ``i`` with item ``j``, where
-    ``j = rng.randrange(i + 1)`` (so ``j`` may equal ``i``). The order depends only on
-    the generator's state, so the same seed gives the same order on every machine.
-
-    Runtime complexity: O(n).
-
-    >>> items = list(range(5))
-    >>> fisher_yates(items, random.Random(1))
-    >>> sorted(items) == [0, 1, 2, 3, 4], items
-    (True, [2, 3, 4, 0, 1])
-    """
-    # BEGIN SOLUTION: For i from len(items) - 1 down to 1, pick j = rng.randrange(i + 1) and swap items[i] and items[j].
-    for i in range(len(items) - 1, 0, -1):
-        j = rng.randrange(i + 1)
-        items[i], items[j] = items[j], items[i]
-    # END SOLUTION
-
-
 class Deck(Sequence[Card]):
     """A sequence of distinct cards; the first card is the first one dealt.
 
@@ -296,9 +274,10 @@ class Deck(Sequence[Card]):
 
     @classmethod
     def shuffled(cls, seed: int | random.Random, ranks: Iterable[Rank] = FULL_RANKS) -> Deck:
-        """Return the standard deck shuffled by :func:`fisher_yates` with ``random.Random(seed)``.
+        """Return the standard deck shuffled with ``random.Random(seed)``.
 
-        The same seed gives the same deck on every machine (this order is pinned by a test).
+        The shuffle is :func:`~solitaire_ds.shuffle.fisher_yates`. The same seed gives the
+        same deck on every machine (this order is pinned by a test).
 
         >>> str(Deck.shuffled(1)).split()[:5]
         ['JS', 'TC', 'QH', 'TD', '3C']

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pickle
-import random
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solitaire_ds.cards import Card, CardError, Color, Deck, DeckError, Rank, Suit, fisher_yates
+from solitaire_ds.cards import Card, CardError, Color, Deck, DeckError, Rank, Suit
 
 
 @pytest.mark.parametrize(
@@ -132,28 +131,6 @@ def test_the_shuffle_for_a_seed_is_pinned_on_every_machine() -> None:
     # This order is part of the interface: records, docs and statistics name deals by seed.
     assert str(Deck.shuffled(1)).split()[:8] == ["JS", "TC", "QH", "TD", "3C", "KH", "7D", "QC"]
     assert str(Deck.shuffled(2024)).split()[-4:] == ["QH", "8S", "QC", "5H"]
-
-
-def test_fisher_yates_matches_the_documented_loop() -> None:
-    items = list(range(10))
-    expected = list(range(10))
-    rng = random.Random(5)
-    for i in range(9, 0, -1):
-        j = rng.randrange(i + 1)
-        expected[i], expected[j] = expected[j], expected[i]
-    fisher_yates(items, random.Random(5))
-    assert items == expected
-
-
-def test_fisher_yates_reaches_every_order_of_three_items_about_equally() -> None:
-    counts: dict[tuple[int, ...], int] = {}
-    rng = random.Random(0)
-    for _ in range(6000):
-        items = [0, 1, 2]
-        fisher_yates(items, rng)
-        counts[tuple(items)] = counts.get(tuple(items), 0) + 1
-    assert len(counts) == 6
-    assert all(800 < n < 1200 for n in counts.values()), counts
 
 
 @given(st.integers(min_value=0, max_value=2**64))

@@ -413,7 +413,7 @@ def test_the_terminal_page_is_linked_from_the_games_that_take_decisions() -> Non
 def test_the_shuffle_picture_is_the_real_fisher_yates_row_by_row() -> None:
     import random
 
-    from solitaire_ds.cards import fisher_yates
+    from solitaire_ds.shuffle import fisher_yates
 
     cards = ["A♠", "2♠", "3♠", "4♠", "5♠", "6♠"]
     text = docgen.shuffle(" ".join(cards), seed="1")

@@ -27,6 +27,7 @@ LAYERS: dict[str, int] = {
     "solitaire_ds.stats": 0,
     "solitaire_ds.structures": 0,
     "solitaire_ds.cards": 0,
+    "solitaire_ds.shuffle": 0,
     "solitaire_ds.games": 1,
     "solitaire_ds.players": 2,
     "solitaire_ds.interactive": 2,

@@ -80,7 +80,7 @@ API_SECTIONS: list[tuple[str, list[str]]] = [
                     "solitaire_ds.structures.LinkedStack", "solitaire_ds.structures.ArrayQueue",
                     "solitaire_ds.structures.LinkedQueue", "solitaire_ds.structures.ArrayDeque",
                     "solitaire_ds.structures.LinkedDeque", "solitaire_ds.structures.toolkit"]),
-    ("Cards", ["solitaire_ds.cards"]),
+    ("Cards", ["solitaire_ds.cards", "solitaire_ds.shuffle"]),
     ("Games", ["solitaire_ds.games", "solitaire_ds.games.base"]),
     ("The four games", ["solitaire_ds.games.perpetual_motion", "solitaire_ds.games.idiots_delight",
                         "solitaire_ds.games.aces_up", "solitaire_ds.games.klondike"]),

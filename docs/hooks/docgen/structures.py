@@ -122,21 +122,25 @@ def diagram(cls: str, ops: str, start: str = "") -> str:
 def shuffle(items: str = "A♠ 2♠ 3♠ 4♠ 5♠ 6♠", seed: str = "1") -> str:
     """The package's Fisher–Yates shuffle at work: the list before each swap, then the result.
 
-    The real ``solitaire_ds.cards.fisher_yates`` runs on ``items`` with
-    ``random.Random(seed)``; a recording generator notes the list and the ``j`` drawn at
-    each ``randrange(i + 1)`` call, so the picture is what the function did, not a retelling.
+    The real ``solitaire_ds.shuffle.fisher_yates`` runs on ``items`` with an rng drawing
+    from ``random.Random(seed)`` that offers ``randrange`` alone (as the exercise's contract
+    says) and notes the list and the ``j`` drawn at each ``randrange(i + 1)`` call, so the
+    picture is what the function did, not a retelling.
     """
     import random
 
-    from solitaire_ds.cards import fisher_yates
+    from solitaire_ds.shuffle import fisher_yates
 
     cards = items.split()
     steps: list[tuple[list[str], int, int]] = []  # (the list before the swap, i, j)
 
-    class Recording(random.Random):
-        def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
-            j = super().randrange(start, stop, step)
-            steps.append((list(cards), (start if stop is None else stop) - 1, j))
+    class Recording:
+        def __init__(self, seed: int) -> None:
+            self._rng = random.Random(seed)
+
+        def randrange(self, stop: int, /) -> int:
+            j = self._rng.randrange(stop)
+            steps.append((list(cards), stop - 1, j))
             return j
 
     fisher_yates(cards, Recording(int(seed)))
