@@ -46,7 +46,6 @@ class _Node:
         self.next = next
 
 
-
 class LinkedQueue(Queue[T]):
     """A first-in, first-out queue of linked nodes, from the head (front) to the tail.
 

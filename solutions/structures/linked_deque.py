@@ -53,7 +53,6 @@ class _Node:
         self.next: _Node = next
 
 
-
 class LinkedDeque(Deque[T]):
     """A double-ended queue of doubly linked nodes in a ring closed by a sentinel.
 

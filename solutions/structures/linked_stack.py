@@ -46,7 +46,6 @@ class _Node:
         self.next = next
 
 
-
 class LinkedStack(Stack[T]):
     """A last-in, first-out stack made of singly linked nodes, the top node first.
 

@@ -18,6 +18,8 @@ def test_init_writes_the_skeletons_and_readme_and_no_solution(tmp_path: Path) ->
     written = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
     assert written == sorted(["README.md", *(ex.relpath for ex in EXERCISES)])
     expected = expected_files()
+    readme = (folder / "README.md").read_text()
+    assert readme == expected["exercises/README.md"] and "<!--" not in readme  # no note for maintainers
     for ex in EXERCISES:
         text = (folder / ex.relpath).read_text()
         assert text == expected[f"exercises/{ex.relpath}"]

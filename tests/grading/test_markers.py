@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
 from solitaire_ds.course import EXERCISES, Exercise
-from solitaire_ds.course.generate import GENERATED_TAG, build, differences, expected_files
+from solitaire_ds.course.generate import (
+    GENERATED_TAG,
+    MOST_BLANK_LINES,
+    LayoutError,
+    build,
+    differences,
+    expected_files,
+)
 from solitaire_ds.course.markers import MarkerError, exercise_view, find_blocks, solution_view
 
 SOURCE = '''"""A module."""
@@ -140,3 +148,46 @@ def test_every_course_module_with_markers_parses(tmp_path: Path) -> None:
     for rel, text in expected_files(exercises=EXERCISES).items():
         if rel.endswith(".py"):
             ast.parse(text, rel)
+
+
+@pytest.mark.parametrize(
+    ("source", "line"),
+    [
+        # three blank lines in the module itself
+        ("x = 1\n\n\n\ndef f():\n    # BEGIN SOLUTION: h\n    return 1\n    # END SOLUTION\n", 4),
+        # two blank lines, then a block that starts with one: the solution view joins them
+        ("x = 1\n\n\n# BEGIN SOLUTION: say y\n\ny = 2\n# END SOLUTION\n", 5),
+        ("def f():\n    # BEGIN SOLUTION: h\n    pass\n\n    # END SOLUTION\n\n\nz = 3\n", 7),
+    ],
+)
+def test_a_marked_module_with_more_than_two_blank_lines_in_a_row_is_refused_with_its_line(
+    tmp_path: Path, source: str, line: int
+) -> None:
+    package, exercises = _fixture_package(tmp_path)
+    (package / "structures" / "thing.py").write_text(source)
+    with pytest.raises(LayoutError) as info:
+        expected_files(package, exercises)
+    assert str(info.value).startswith(f"solitaire_ds/structures/thing.py:{line}: 3 blank lines in a row")
+    assert isinstance(info.value, MarkerError)  # the command line reports it in one line, as a marker error
+
+
+#: What speaks to the package's maintainers, not to a student: a hidden HTML comment, a pointer
+#: to the source to edit instead, a to-do note.
+_FOR_MAINTAINERS = re.compile(r"<!--|\bedit solitaire_ds/|\b(?:TODO|FIXME|XXX)\b|\bmaintainers?\b", re.IGNORECASE)
+
+
+def test_no_generated_file_holds_more_than_two_blank_lines_in_a_row() -> None:
+    too_many = "\n" * (MOST_BLANK_LINES + 2)  # the end of a line, then three empty ones
+    for rel, text in expected_files().items():
+        assert too_many not in text, f"{rel} has {MOST_BLANK_LINES + 1} blank lines in a row"
+
+
+def test_no_file_a_student_gets_speaks_to_the_maintainers() -> None:
+    student = {rel: text for rel, text in expected_files().items() if rel.startswith("exercises/")}
+    assert "exercises/README.md" in student and "exercises/shuffle.py" in student
+    found = {rel: m.group() for rel, text in student.items() if (m := _FOR_MAINTAINERS.search(text))}
+    assert found == {}
+    # the finder catches each kind (the student's README carried the first one)
+    for note in ("<!-- generated; edit solitaire_ds/course/generate.py instead. -->", "# TODO: faster",
+                 "edit solitaire_ds/cards.py instead", "(for maintainers)"):
+        assert _FOR_MAINTAINERS.search(note), note
