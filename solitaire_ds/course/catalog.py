@@ -120,6 +120,9 @@ def resolve_impl(impl: str) -> str | Path:
     else:
         folder = Path(impl).expanduser()
     if not folder.is_dir():
+        if impl == "solutions":  # never shown to students: the wheel deliberately has no solutions
+            raise ImplError("implementation folder not found: 'solutions' (the generated solutions are "
+                            "the instructors', in a checkout of the project; an installed package has none)")
         raise ImplError(f"implementation folder not found: {impl!r}")
     return folder.resolve()
 

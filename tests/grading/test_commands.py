@@ -102,3 +102,17 @@ def test_misuse_is_one_line_with_exit_status_2(
         err.startswith(f"solitaire-ds {argv[0]}: error: {message}") and message.startswith("argument "))
     assert err.count("\n") == 1
     assert out == ""  # nothing is checked or graded before the misuse is reported
+
+
+def test_impl_solutions_from_an_installed_package_says_there_are_none(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # an installed package: the folder above solitaire_ds is site-packages, with no solutions/ in it
+    import solitaire_ds.course.catalog as catalog
+
+    monkeypatch.setattr(catalog, "REPO_ROOT", tmp_path / "site-packages")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "1", "--impl", "solutions"]) == 2
+    err = capsys.readouterr().err
+    assert "implementation folder not found: 'solutions'" in err and "an installed package has none" in err
+    assert err.count("\n") == 1
