@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from docgen.boards import MOMENTS, find_moment, moment_boards, rule_boards  # noqa: F401
 from docgen.browser import browser_exercise
+from docgen.commands import FOLDER, SHOWN_HOME, run, session  # noqa: F401 (one namespace for the hook and the tests)
 from docgen.common import (  # noqa: F401 (one namespace for the hook and the tests)
     DATA,
     ROOT,
@@ -165,6 +166,7 @@ GENERATORS: dict[str, Callable[..., str]] = {
     "game-options": game_options,
     "game-status": game_status,
     "terminal": terminal,
+    "run": run,
     "gather-readings": gather_readings,
     "record": record,
     "board": board_picture,
