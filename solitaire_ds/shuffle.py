@@ -13,9 +13,9 @@ slots ``0`` to ``i - 1`` hold the items not drawn yet. So each of the ``n!`` ord
 out with the same chance, ``1/n!``.
 
 Contract: for ``i`` from the last index down to 1, ``j = rng.randrange(i + 1)`` and items
-``i`` and ``j`` swap places: one ``randrange`` call per slot, in that order. The order of
-the calls is part of the contract, because the decks the games deal for a seed (pinned by
-the checks, and named by seed in every record and figure) depend on it.
+``i`` and ``j`` swap places: one ``randrange`` call for each slot but the first, in that
+order. The order of the calls is part of the contract, because the decks the games deal for
+a seed (pinned by the checks, and named by seed in every record and figure) depend on it.
 
 >>> import random
 >>> deck = ["A", "2", "3", "4", "5", "6"]
