@@ -221,6 +221,11 @@ def _listed(names: Sequence[str], most: int = 8) -> str:
     return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
 
+def _at(rel: str, path: str) -> bool:
+    """Return whether the upload's file ``rel`` sits at the exercise path ``path`` of some folder."""
+    return rel == path or rel.endswith("/" + path)
+
+
 def _too_large(rel: str, size: int) -> str:
     """Return why the file ``rel`` of ``size`` bytes is not graded ('' when it is small enough)."""
     if size <= MAX_FILE_BYTES:
@@ -275,7 +280,7 @@ def found_upload(upload: Path, exercises: Sequence[Exercise]) -> Iterator[Upload
         folder.mkdir()
         for ex in exercises:
             name = Path(ex.relpath).name
-            candidates = sorted(by_name.get(name, []), key=lambda f: (not f.rel.endswith(ex.relpath), f.depth, f.rel))
+            candidates = sorted(by_name.get(name, []), key=lambda f: (not _at(f.rel, ex.relpath), f.depth, f.rel))
             if not candidates:
                 instead = (f"The .py files it holds are: {_listed(others)}." if others
                            else "It holds no other .py file." if found else "It holds no .py file at all.")

@@ -225,13 +225,15 @@ def test_of_two_files_with_one_name_the_one_at_the_exercises_path_is_graded(tmp_
     upload = tmp_path / "submission"
     (upload / "old").mkdir(parents=True)
     (upload / "old" / "array_stack.py").write_text("# an old draft\n", encoding="utf-8")
+    (upload / "oldstructures").mkdir()  # nearer the top, and its path only ends like the exercise's
+    (upload / "oldstructures" / "array_stack.py").write_text("# another draft\n", encoding="utf-8")
     (upload / "exercises" / "structures").mkdir(parents=True)
     shutil.copyfile(SOLUTIONS / "structures" / "array_stack.py", upload / "exercises/structures/array_stack.py")
     with found_upload(upload, [exercise(1)]) as found:
         assert (found.folder / "structures/array_stack.py").read_bytes() == (
             SOLUTIONS / "structures/array_stack.py").read_bytes()
-        assert found.said == ("2 files are named array_stack.py: exercises/structures/array_stack.py was graded, "
-                              "not old/array_stack.py",)
+        assert found.said == ("3 files are named array_stack.py: exercises/structures/array_stack.py was graded, "
+                              "not old/array_stack.py, oldstructures/array_stack.py",)
 
 
 def test_a_misnamed_file_is_named_in_the_missing_exercises_entry(tmp_path: Path) -> None:
@@ -318,6 +320,19 @@ def test_a_fifo_named_like_an_exercise_is_not_read(tmp_path: Path) -> None:
 
 
 # -- the bundle and its setup ------------------------------------------------------------------
+
+
+def test_a_course_file_that_would_fail_on_gradescope_is_refused_before_the_zip(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "course.toml").write_text("[exercise.2.weights]\n'*no_such_test*' = 2\n", encoding="utf-8")
+    bundle = tmp_path / "autograder.zip"
+    assert main(["autograder", "gradescope", "--exercises", "1-2", "--out", str(bundle),
+                 "--course", str(tmp_path / "course.toml")]) == 2
+    out, err = capsys.readouterr()
+    assert err.startswith(f"solitaire-ds: error: {tmp_path / 'course.toml'}: exercise.2.weights: '*no_such_test*' "
+                          "matches none of exercise 2's") and err.count("\n") == 1
+    assert out == "" and sorted(p.name for p in tmp_path.iterdir()) == ["course.toml"]  # no zip, no partial one
 
 
 def _setup_script(tmp_path: Path) -> Path:
