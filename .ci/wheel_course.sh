@@ -1,16 +1,28 @@
 #!/usr/bin/env bash
-# The course as a student and an instructor meet it: the wheel in a fresh virtual
+# The course as a student and an instructor meet it: the release's wheel in a fresh virtual
 # environment, run in folders outside the checkout.
+#   python -m build makes the sdist and, from it, the wheel (what a release publishes);
 #   init writes the skeletons and nothing else; check passes a filled-in exercise and
 #   fails a skeleton; grade writes the CSV, the feedback and the JSON files it is asked for;
-#   the last steps of tutorials 1, 5 and 6 play a game on the student's own structures.
+#   the last steps of tutorials 1, 5 and 6 play a game on the student's own structures;
+#   the instructor builds the Gradescope bundle from the installed wheel alone, and it grades
+#   twelve files uploaded flat 120/120, run the way Gradescope runs it.
+# The checkout's own .venv (the README's, with the dev extra) builds and runs the tests.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
+py="$repo/.venv/bin/python"
+[ -x "$py" ] || py=python3
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-python3 -m pip wheel --quiet --no-deps -w "$work/wheel" "$repo"
-wheel="$(ls "$work"/wheel/solitaire_ds-*.whl)"
+"$py" -m build --outdir "$work/dist" "$repo" >"$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
+wheel="$(ls "$work"/dist/solitaire_ds-*.whl)"
+ls "$work"/dist/solitaire_ds-*.tar.gz >/dev/null
+# the install line for students (README, Teach a course) names the wheel this version builds
+for page in README.md docs/how-to/teach-a-course.md; do
+    grep -qF "$(basename "$wheel")[grading]" "$repo/$page" \
+        || { echo "$page should install $(basename "$wheel")"; exit 1; }
+done
 python3 -m venv "$work/venv"
 "$work/venv/bin/python" -m pip install --quiet "$wheel[grading]"
 sds="$work/venv/bin/solitaire-ds"
@@ -58,4 +70,22 @@ for n in linked_stack linked_queue linked_deque; do cp "$repo/solutions/structur
 grep -q "your LinkedStack (structures/linked_stack.py), LinkedQueue (structures/linked_queue.py), LinkedDeque (structures/linked_deque.py)" play6.txt
 # the same deal, the same game, whichever structures carried it
 diff <(tail -n +2 play5.txt) <(tail -n +2 play6.txt)
-echo "the course from a wheel: init, check, list, grade and the tutorials' games work outside the checkout"
+
+# the instructor has the wheel and nothing else: the bundle carries the installed version
+"$sds" autograder gradescope --out autograder.zip --hidden 2 >bundle.txt
+grep -q "^wrote autograder.zip: setup.sh, run_autograder, course.json, course.toml, $(basename "$wheel")" bundle.txt
+"$work/venv/bin/python" - "$wheel" autograder.zip <<'EOF'
+import sys, zipfile
+theirs = zipfile.ZipFile(sys.argv[1])
+ours = zipfile.ZipFile(zipfile.ZipFile(sys.argv[2]).open(sys.argv[1].rsplit("/", 1)[-1]))
+def contents(wheel):
+    return {n: wheel.read(n) for n in wheel.namelist() if not n.endswith(("/RECORD", "/WHEEL"))}
+assert contents(ours) == contents(theirs), sorted(set(contents(ours)) ^ set(contents(theirs)))
+EOF
+# and it grades the twelve solution files uploaded flat, 120/120, from the root copy of run_autograder
+SOLITAIRE_DS_BUNDLE="$work/autograder.zip" "$py" -m pytest -p no:cacheprovider \
+    "$repo/tests/grading/test_gradescope.py::test_a_bundle_built_elsewhere_grades_twelve_files_uploaded_flat" \
+    | tee gradescope.txt
+grep -q "1 passed" gradescope.txt
+echo "the course from a wheel: build, init, check, list, grade, the tutorials' games and the Gradescope bundle \
+work outside the checkout"

@@ -217,7 +217,7 @@ def check_output_path(path: Path, flag: str, inputs: Sequence[Path | str] = (),
         if folder.exists():
             raise UsageError(f"{flag} {path}: {folder} is not a folder")
         raise UsageError(f"{flag} {path}: the folder {folder} does not exist")
-    if not os.access(folder, os.W_OK | os.X_OK):
+    if not os.access(folder, os.W_OK | os.X_OK) or not _can_create_in(folder):
         raise UsageError(f"{flag} {path}: the folder {folder} may not be written")
     target = _real(path)
     for given in inputs:
@@ -245,6 +245,18 @@ def check_output_folder(folder: Path, flag: str, inputs: Sequence[Path | str] = 
         raise UsageError(f"{flag} {folder}: {exc.strerror}") from None
 
 
+def _can_create_in(folder: Path) -> bool:
+    """Return whether a file can be made in ``folder`` (``os.access`` says yes to root even in ``/proc``)."""
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".solitaire-ds-probe.", dir=folder)
+    except OSError:
+        return False
+    os.close(fd)
+    with contextlib.suppress(OSError):
+        os.unlink(probe)
+    return True
+
+
 def _real(path: Path) -> Path:
     """Return ``path`` with its folder's links resolved (the last part as it is)."""
     return Path(os.path.realpath(path.parent)) / path.name
@@ -266,7 +278,10 @@ def write_output(path: Path, text: str) -> None:
 
     Runtime complexity: O(len(text)).
     """
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror}") from None
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(text)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -81,11 +81,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     auto = subparsers.add_parser("autograder", help="build an autograder bundle (Gradescope)")
     auto_sub = auto.add_subparsers(dest="autograder_command", metavar="KIND")
     gs = auto_sub.add_parser(
-        "gradescope", help="build Gradescope's autograder.zip (from a checkout)",
-        description="Build the zip Gradescope's autograder format asks for: setup.sh (installs "
-        "bubblewrap and the bundled wheel of this version with the pinned grading extra), "
-        "run_autograder (grades /autograder/submission, writes results.json with one entry per "
-        "test) and course.json.")
+        "gradescope", help="build Gradescope's autograder.zip",
+        description="Build the zip Gradescope's autograder format asks for: setup.sh (finds or "
+        "installs Python 3.11 or newer and bubblewrap, and installs the bundled wheel of this "
+        "installed version with the pinned grading extra), run_autograder (grades the upload, "
+        "wherever its files are, and writes results.json with one entry per test), course.json "
+        "and course.toml. Works from an installed package; no checkout is needed.")
     gs.add_argument("--exercises", type=exercise_numbers, default=None, metavar="LIST",
                     help="the exercises to grade, like 1-6 or 1,3,5 (default: all)")
     gs.add_argument("--hidden", type=exercise_numbers, default=[], metavar="LIST",
@@ -99,7 +100,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
     grade = subparsers.add_parser("grade", help="grade submission folders")
     grade.add_argument("paths", nargs="+", metavar="PATH", help="submission folders")
-    grade.add_argument("--json", metavar="FILE", help="write Gradescope results.json")
+    grade.add_argument("--json", metavar="FILE",
+                       help="write Gradescope's results.json (one entry per test) for one submission")
     grade.add_argument("--csv", metavar="FILE", help="write one row per submission")
     grade.add_argument("--json-dir", metavar="DIR", type=Path,
                        help="write each submission's results (one entry per test) to DIR/NAME.json")
@@ -298,7 +300,7 @@ def exercise_numbers(text: str) -> list[int]:
 
 
 def _gradescope(args: argparse.Namespace) -> int:
-    from solitaire_ds.course.gradescope import build_bundle
+    from solitaire_ds.course.gradescope import BundleError, build_bundle
 
     numbers = args.exercises or [ex.number for ex in EXERCISES]
     both = set(args.hidden) & set(args.after_due_date)
@@ -311,10 +313,18 @@ def _gradescope(args: argparse.Namespace) -> int:
     visibility = {n: "hidden" if n in args.hidden else "after_due_date" if n in args.after_due_date else "visible"
                   for n in numbers}
     course = _course(args)
+    if args.course is not None or args.tests is not None:  # every weight group matches a test, before the zip
+        runner = _runner()
+        try:
+            runner.grade_many([], [exercise(n) for n in numbers], course=course)
+        except (runner.GradingError, CourseError) as exc:
+            raise UsageError(str(exc)) from None
     try:
         names = build_bundle(args.out, numbers, visibility, course, args.course)
-    except (FileNotFoundError, subprocess.CalledProcessError, OSError) as exc:
+    except BundleError as exc:
         raise UsageError(f"cannot build the bundle: {exc}") from None
+    except OSError as exc:
+        raise UsageError(f"cannot build the bundle: {exc.filename or args.out}: {exc.strerror or exc}") from None
     print(f"wrote {args.out}: {', '.join(names)} (exercises {', '.join(map(str, numbers))})")
     return 0
 
@@ -377,15 +387,37 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _folders_below(here: Path) -> list[Path]:
+    """Return the folders just inside ``here`` that hold exercise files (``my-exercises``, say)."""
+    try:
+        children = sorted(p for p in here.iterdir() if p.is_dir() and not p.name.startswith("."))
+    except OSError:
+        return []
+    return [p for p in children[:1000] if any((p / ex.relpath).is_file() for ex in EXERCISES)]
+
+
 def _check(args: argparse.Namespace) -> int:
     chosen = _selected([args.number] if args.number is not None else None)
+    command = "solitaire-ds check" + (f" {args.number.number}" if args.number is not None else "")
+    here = Path.cwd()
     try:
         folder = resolve_impl(args.impl or "exercises")
     except ImplError as exc:
+        below = _folders_below(here) if args.impl is None else []
+        if below:
+            raise UsageError(
+                f"no exercise files here; {below[0].name}/ holds yours: cd {shlex.quote(below[0].name)} "
+                f"&& {command}" + (f" (or one of {', '.join(p.name for p in below[1:4])})" if len(below) > 1 else "")
+            ) from None
         raise UsageError(
             f"{exc}; run this where your exercises are, or give --impl PATH "
             "(no exercises yet? solitaire-ds exercises init DIR writes them)"
         ) from None
+    if args.impl is None and isinstance(folder, Path) and not folder.is_relative_to(here.resolve()):
+        below = _folders_below(here)  # the checkout's exercises/ reached from elsewhere: not the student's
+        if below:
+            raise UsageError(f"no exercise files here; {below[0].name}/ holds yours: "
+                             f"cd {shlex.quote(below[0].name)} && {command}")
     limits = _limits(args)
     print(f"Checking {folder} on {len(chosen)} exercise(s)...", flush=True)
     runner = _runner()
@@ -452,11 +484,8 @@ def _grade(args: argparse.Namespace) -> int:
         write_output(csv_file, csv_text(results))
     names = _file_names(results)
     if args.json_dir is not None:
-        from solitaire_ds.course.gradescope import results_json
-
         for name, result in zip(names, results, strict=True):
-            data = results_json(result, {}, result.seconds)
-            write_output(args.json_dir / f"{name}.json", json.dumps(data, indent=2) + "\n")
+            write_output(args.json_dir / f"{name}.json", json.dumps(gradescope_json(result), indent=2) + "\n")
     if args.feedback is not None:
         for name, result in zip(names, results, strict=True):
             write_output(args.feedback / f"{name}.md", feedback_markdown(result))

@@ -6,11 +6,15 @@ never how a test runs. Without a course file the scoring is the shipped default
 tests, which is ``points * passed / total``. An exercise's points are shared among its
 tests in proportion to their weights; a test's weight is that of the first group
 (shell-style pattern) of its exercise that matches its name, else the default weight.
+Points are whole numbers and weights finite numbers, each from 0 to :data:`MOST` (a million),
+so no sum of them overflows or turns into ``nan``.
 
 The instructor's own tests (``grade --tests DIR``) are contract files named
 ``test_exNN_anything.py``; they run in exercise NN's child, beside its contract tests, from
 the grader's copy of the package (``solitaire_ds/course/contracts/instructor/``), with the
 same sandbox and limits, and are reported the same way, named ``instructor/FILE::TEST``.
+Each is compiled when it is read: a file that is not valid Python is refused, by name and
+line, before anything is graded.
 
 >>> course = load_course(None)
 >>> course.points_of(12), course.weight_of(12, "test_anything")
@@ -30,9 +34,10 @@ from pathlib import Path
 from typing import Any
 
 from solitaire_ds.course.catalog import EXERCISES, Exercise
-from solitaire_ds.text import shown
+from solitaire_ds.text import shorten, shown
 
-__all__ = ["DEFAULT_COURSE", "INSTRUCTOR_DIR", "Course", "CourseError", "load_course", "load_instructor_tests"]
+__all__ = ["DEFAULT_COURSE", "INSTRUCTOR_DIR", "MOST", "Course", "CourseError", "load_course",
+           "load_instructor_tests"]
 
 #: The shipped course file: today's scoring.
 DEFAULT_COURSE = Path(__file__).with_name("course.toml")
@@ -40,6 +45,8 @@ DEFAULT_COURSE = Path(__file__).with_name("course.toml")
 INSTRUCTOR_DIR = "solitaire_ds/course/contracts/instructor"
 _TEST_NAME = re.compile(r"test_ex(\d\d)_\w+\.py\Z")
 _MAX_TEST_BYTES = 1 << 20
+#: The largest number of points, or weight, a course file may give.
+MOST = 10**6
 
 
 class CourseError(ValueError):
@@ -126,8 +133,8 @@ def load_course(path: str | Path | None, tests: str | Path | None = None) -> Cou
         raise CourseError(f"cannot read the course file {str(file)!r}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
         raise CourseError(f"{file}: not a text file (a course file is TOML)") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise CourseError(f"{file}: not valid TOML: {exc}") from None
+    except ValueError as exc:  # TOMLDecodeError, or an integer of more than 4,300 digits
+        raise CourseError(f"{file}: not valid TOML: {shorten(str(exc))}") from None
     _only(data, {"defaults", "exercise"}, where, "")
     defaults = _table(data, "defaults", where)
     _only(defaults, {"points", "weight"}, where, "defaults.")
@@ -175,10 +182,23 @@ def load_instructor_tests(folder: str | Path) -> dict[str, bytes]:
             )
         if not path.is_file() or path.stat().st_size > _MAX_TEST_BYTES:
             raise CourseError(f"--tests: {path} is not a regular file of at most 1 MB")
-        found[f"{INSTRUCTOR_DIR}/{path.name}"] = path.read_bytes()
+        source = path.read_bytes()
+        _compiles(source, path)
+        found[f"{INSTRUCTOR_DIR}/{path.name}"] = source
     if len(found) == 1:
         raise CourseError(f"--tests: {root} holds no test_exNN_*.py file")
     return found
+
+
+def _compiles(source: bytes, path: Path) -> None:
+    """Raise :class:`CourseError` naming ``path`` and the line when ``source`` is not valid Python."""
+    try:
+        compile(source, str(path), "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        line = f", line {exc.lineno}" if exc.lineno else ""
+        raise CourseError(f"--tests: {path}{line}: {shorten(exc.msg)} (not valid Python)") from None
+    except ValueError as exc:  # a null byte (Python 3.11)
+        raise CourseError(f"--tests: {path}: {shorten(str(exc))} (not valid Python)") from None
 
 
 def _exercise_of(rel: str) -> int | None:
@@ -206,12 +226,18 @@ def _number(key: str, where: str) -> int:
 
 
 def _points(value: Any, where: str, key: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise CourseError(f"{where}: {key} must be a whole number >= 0, not {shown(str(value))}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MOST:
+        raise CourseError(f"{where}: {key} must be a whole number from 0 to {MOST:,}, not {_token(value)}")
     return value
 
 
 def _weight(value: Any, where: str, key: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < float("inf"):
-        raise CourseError(f"{where}: {key} must be a number >= 0, not {shown(str(value))}")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MOST:
+        raise CourseError(f"{where}: {key} must be a number from 0 to {MOST:,}, not {_token(value)}")
     return float(value)
+
+
+def _token(value: Any) -> str:
+    """Return ``value`` as a message shows it: a 401-digit number by its first digits and its length."""
+    text = str(value)
+    return shown(text) if len(text) <= 40 else f"{shown(text)} ({len(text)} characters)"

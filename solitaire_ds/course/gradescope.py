@@ -1,122 +1,387 @@
-"""Gradescope: the autograder bundle, and the ``results.json`` its run writes.
+"""Gradescope: the autograder bundle, the search of a student's upload, and the run that grades it.
 
-Invariant: the bundle is everything Gradescope's documented autograder format asks for, and
-nothing of the course but the package: ``setup.sh`` (run once when Gradescope builds the
-image: installs bubblewrap, makes a virtual environment and installs the bundled wheel of
-this very version with the pinned ``grading`` extra), ``run_autograder`` (run for each
-submission: grades ``/autograder/submission`` and writes ``/autograder/results/results.json``)
-``course.json`` (which exercises, and what students see of each), ``course.toml`` (the
-points and test weights) and ``tests/`` (the instructor's own tests, if any). The autograder's
-root can be moved with the environment variable ``SOLITAIRE_DS_AUTOGRADER_ROOT`` (the tests
-use a temporary folder), the virtual environment with ``SOLITAIRE_DS_AUTOGRADER_VENV``.
+Invariant: the bundle is what Gradescope's documented autograder format asks for, and nothing
+of the course but the package. Gradescope unzips it into ``/autograder/source``, runs
+``setup.sh`` from there once when it builds the image, and for each submission runs a *copy*
+of ``run_autograder`` placed at ``/autograder/run_autograder``, in ``/autograder``, with the
+student's upload in ``/autograder/submission``; it reads ``/autograder/results/results.json``
+and shows the instructor, never the student, what the run printed. So:
 
-``results.json`` has one entry per contract test (name, number, score, max_score, status,
-output, visibility); the scores add up to the grader's own score for the submission.
+* ``setup.sh`` (run once, as root) finds a Python of at least 3.11 that can make a virtual
+  environment (or installs one from the image's packages, or stops with one line naming the
+  base image to choose), installs bubblewrap, makes the virtual environment and installs the
+  bundled wheel with the pinned ``grading`` extra;
+* ``run_autograder`` names nothing beside itself: it finds everything under the autograder's
+  root (``/autograder``, or ``SOLITAIRE_DS_AUTOGRADER_ROOT``), the bundle in ``source/`` and
+  the virtual environment in ``venv/`` (or ``SOLITAIRE_DS_AUTOGRADER_VENV``);
+* ``course.json`` (which exercises, what students see of each), ``course.toml`` (points and
+  test weights) and ``tests/`` (the instructor's own tests, if any) sit beside them;
+* the wheel is rebuilt from the *installed* package (:func:`installed_wheel`), so an
+  instructor with nothing but ``pip install`` can build the bundle of the version they run.
+
+A run copies the exercise files it finds in the upload, by name, wherever they are, into a
+temporary folder laid out like ``exercises/`` (:func:`found_upload`), grades that, removes
+it, and writes ``results.json`` in the one shape of
+:func:`~solitaire_ds.course.report.gradescope_json`. The grader's notes for the instructor go
+to the run's standard output and to ``extra_data``, which students do not see.
 """
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import hashlib
+import importlib.metadata
+import io
 import json
 import os
-import shutil
-import subprocess
+import stat
 import sys
 import tempfile
 import time
+import traceback
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solitaire_ds import __version__
-from solitaire_ds.course.catalog import REPO_ROOT, Exercise, exercise
+import solitaire_ds
+from solitaire_ds.course.catalog import EXERCISES, Exercise, exercise
 from solitaire_ds.course.config import DEFAULT_COURSE, Course, load_course
-from solitaire_ds.course.results import SubmissionResult, TestOutcome
+from solitaire_ds.course.report import gradescope_json
 
-__all__ = ["VISIBILITIES", "build_bundle", "find_submission", "results_json", "run"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_ENTRIES",
+    "MAX_FILE_BYTES",
+    "VISIBILITIES",
+    "BundleError",
+    "Upload",
+    "build_bundle",
+    "found_upload",
+    "installed_wheel",
+    "run",
+]
 
 #: What students see of an exercise's tests on Gradescope.
 VISIBILITIES = ("visible", "after_due_date", "hidden")
+#: The largest exercise file the upload search copies (a textbook answer is a few kB).
+MAX_FILE_BYTES = 1 << 20
+#: How many folders deep the upload search looks (``exercises/structures/`` is 2).
+MAX_DEPTH = 12
+#: How many files and folders of an upload the search reads at most.
+MAX_ENTRIES = 10_000
+#: Folders the search never enters: tools' leftovers, not a student's work.
+_LEFTOVERS = ("__MACOSX", "__pycache__", "node_modules")
+#: Every exercise's file name: the one thing the search goes by.
+_EXERCISE_NAMES = frozenset(Path(ex.relpath).name for ex in EXERCISES)
 
 _SETUP = """#!/usr/bin/env bash
-# Gradescope runs this once, as root, when it builds the autograder image.
+# Gradescope runs this once, as root, from /autograder/source, when it builds the autograder image.
+# It needs Python 3.11 or newer, and finds or installs one (Ubuntu 22.04, Gradescope's default
+# image, has python3.10 as python3 and python3.11 among its packages).
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-venv="${{SOLITAIRE_DS_AUTOGRADER_VENV:-/autograder/venv}}"
-if ! command -v bwrap >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
-    apt-get update -qq && apt-get install -y -qq bubblewrap python3-venv >/dev/null
+case "$0" in */*) here="${{0%/*}}" ;; *) here=. ;; esac
+here="$(cd "$here" && pwd)"
+root="${{SOLITAIRE_DS_AUTOGRADER_ROOT:-/autograder}}"
+venv="${{SOLITAIRE_DS_AUTOGRADER_VENV:-$root/venv}}"
+
+pick() {{  # the first Python of at least 3.11 that can make a virtual environment
+    for candidate in python3.14 python3.13 python3.12 python3.11 python3; do
+        if command -v "$candidate" >/dev/null 2>&1 \\
+            && "$candidate" -c 'import sys, ensurepip, venv; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+            command -v "$candidate"
+            return 0
+        fi
+    done
+    return 1
+}}
+if ! python="$(pick)"; then
+    has="$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || true)"
+    if command -v apt-get >/dev/null 2>&1; then
+        echo "setup.sh: no Python 3.11 or newer with venv here (python3 is ${{has:-missing}}): installing one"
+        apt-get update -qq >/dev/null 2>&1 || true
+        apt-get install -y -qq python3.11 python3.11-venv >/dev/null 2>&1 \\
+            || {{ [ -n "$has" ] && apt-get install -y -qq "python$has-venv" >/dev/null 2>&1; }} || true
+    fi
+    if ! python="$(pick)"; then
+        choose="on the assignment's Configure Autograder page choose the base image Ubuntu 22.04 or newer"
+        echo "setup.sh: solitaire-ds needs Python 3.11 or newer and this image has ${{has:-no python3}}: $choose" >&2
+        exit 1
+    fi
 fi
-python3 -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet "$here/{wheel}[grading]"
+if ! command -v bwrap >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    apt-get install -y -qq bubblewrap >/dev/null 2>&1 \\
+        || echo "setup.sh: bubblewrap could not be installed: each run will grade without a sandbox, and say so"
+fi
+"$python" -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$here/{wheel}[grading]"
+"$venv/bin/python" -c "import solitaire_ds.course.runner"  # the grader imports: pytest and Hypothesis are there
+echo "setup.sh: solitaire-ds {version} installed in $venv with $("$venv/bin/python" --version)"
 """
 
 _RUN = """#!/usr/bin/env bash
-# Gradescope runs this for each submission.
+# Gradescope runs a copy of this, /autograder/run_autograder, for each submission.
+# It names nothing beside itself: the bundle is in $root/source, the virtual environment setup.sh
+# made in $root/venv, the upload in $root/submission; results.json goes to $root/results.
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-venv="${SOLITAIRE_DS_AUTOGRADER_VENV:-/autograder/venv}"
-exec "$venv/bin/python" -m solitaire_ds.course.gradescope "$here/course.json"
+root="${SOLITAIRE_DS_AUTOGRADER_ROOT:-/autograder}"
+venv="${SOLITAIRE_DS_AUTOGRADER_VENV:-$root/venv}"
+if [ ! -x "$venv/bin/python" ]; then
+    echo "run_autograder: $venv/bin/python is missing: setup.sh did not finish (see the autograder's build output)" >&2
+    exit 1
+fi
+exec "$venv/bin/python" -m solitaire_ds.course.gradescope "$root/source"
 """
 
 
-def results_json(result: SubmissionResult, visibility: dict[int, str], seconds: float = 0.0) -> dict[str, Any]:
-    """Return Gradescope's ``results.json`` for one graded submission: one entry per test.
+class BundleError(Exception):
+    """The bundle cannot be built (the message says why, in one line)."""
 
-    Each test is worth its share of its exercise's points (``points / tests`` unless the
-    course file weighs its tests); a test that did not run (the exercise could not import,
-    say) fails with the reason.
 
-    Runtime complexity: O(number of tests).
+# -- the upload ----------------------------------------------------------------------------
 
-    >>> from solitaire_ds.course.results import ExerciseResult, TestOutcome
-    >>> r = ExerciseResult(exercise(1), 1, 2, tests=(TestOutcome("t1", True), TestOutcome("t2", False, "boom")))
-    >>> data = results_json(SubmissionResult("a", "a", (r,)), {1: "visible"})
-    >>> [(t["number"], t["score"], t["status"]) for t in data["tests"]], data["score"]
-    ([('1.1', 5.0, 'passed'), ('1.2', 0.0, 'failed')], 5.0)
+
+@dataclass(frozen=True)
+class Upload:
+    """What the search found in a student's upload, copied into a temporary folder."""
+
+    #: A folder laid out like ``exercises/``, holding a copy of each exercise file found.
+    folder: Path
+    #: Why each chosen exercise has no file to grade (for its one row in results.json).
+    unrun: dict[int, str]
+    #: What students should know about their upload as a whole (files found twice, say).
+    said: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class _Found:
+    rel: str  # where it is in the upload, with / between folders
+    path: Path
+    depth: int
+    size: int
+
+
+def _scan(top: Path) -> tuple[list[_Found], list[str]]:
+    """Return the ``.py`` files under ``top`` that are regular files, and what was left unsearched.
+
+    The search reads at most :data:`MAX_ENTRIES` entries, goes at most :data:`MAX_DEPTH`
+    folders deep, and follows no link: a link, to a file or a folder, is never what the
+    student wrote (it may point at the installed package). It keeps its own stack of folders,
+    so a deep upload is never a RecursionError. Nothing is opened, only listed.
     """
-    tests = []
-    for r in result.exercises:
-        outcomes = r.tests or tuple(TestOutcome(f"test {k}", False) for k in range(1, r.total + 1))
-        for k, outcome in enumerate(outcomes, start=1):
-            passed = outcome.passed and not r.reason
-            each = round(r.test_points(outcome), 4)
-            tests.append({
-                "name": f"Exercise {r.exercise.number}: {outcome.test}",
-                "number": f"{r.exercise.number}.{k}",
-                "score": each if passed else 0.0,
-                "max_score": each,
-                "status": "passed" if passed else "failed",
-                "output": r.reason or outcome.message or "",
-                "visibility": visibility.get(r.exercise.number, "visible"),
-            })
-    return {
-        "score": result.score,
-        "execution_time": round(seconds),
-        "output": "\n".join(result.notes),
-        "stdout_visibility": "hidden",
-        "tests": tests,
-    }
+    found: list[_Found] = []
+    links: list[str] = []
+    deep: list[str] = []
+    said: list[str] = []
+    stack: list[tuple[Path, str, int]] = [(top, "", 0)]
+    read = 0
+    while stack:
+        folder, prefix, depth = stack.pop()
+        entries = []
+        try:
+            with os.scandir(folder) as listing:
+                for entry in listing:
+                    read += 1
+                    if read > MAX_ENTRIES:
+                        break
+                    entries.append(entry)
+        except OSError:
+            said.append(f"the folder {prefix or '.'} could not be read")
+            continue
+        for entry in sorted(entries, key=lambda e: e.name):
+            rel = prefix + entry.name
+            try:
+                if entry.is_symlink():
+                    links.append(rel)
+                elif entry.is_dir(follow_symlinks=False):
+                    if entry.name.startswith(".") or entry.name in _LEFTOVERS:
+                        continue
+                    if depth + 1 > MAX_DEPTH:
+                        deep.append(rel)
+                    else:
+                        stack.append((Path(entry.path), rel + "/", depth + 1))
+                elif entry.name.endswith(".py") and entry.is_file(follow_symlinks=False):
+                    found.append(_Found(rel, Path(entry.path), depth, entry.stat(follow_symlinks=False).st_size))
+            except OSError:
+                said.append(f"{rel} could not be read")
+        if read > MAX_ENTRIES:
+            said.append(f"the upload holds more than {MAX_ENTRIES:,} files and folders; only the first were searched")
+            break
+    if links:
+        said.append(f"links are not followed, so these were left out: {_listed(links)}")
+    if deep:
+        said.append(f"folders more than {MAX_DEPTH} deep were not searched: {_listed(deep)}")
+    return found, said
 
 
-def find_submission(folder: Path, exercises: Sequence[Exercise]) -> Path:
-    """Return the folder laid out like ``exercises/`` that a student's upload holds.
+def _listed(names: Sequence[str], most: int = 8) -> str:
+    shown = ", ".join(names[:most])
+    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
 
-    The files may be at the top (as Gradescope's drag-and-drop uploads them, with or
-    without their ``structures/`` and ``games/`` folders), inside ``exercises/``, or in one
-    folder of any name. Files found flat are laid out in a new temporary folder.
+
+def _at(rel: str, path: str) -> bool:
+    """Return whether the upload's file ``rel`` sits at the exercise path ``path`` of some folder."""
+    return rel == path or rel.endswith("/" + path)
+
+
+def _too_large(rel: str, size: int) -> str:
+    """Return why the file ``rel`` of ``size`` bytes is not graded ('' when it is small enough)."""
+    if size <= MAX_FILE_BYTES:
+        return ""
+    most = MAX_FILE_BYTES >> 20
+    return f"{rel} is {size:,} bytes, more than the {most} MB an exercise file may have, so it was not graded"
+
+
+def _copy(found: _Found, target: Path) -> str:
+    """Copy the file ``found`` to ``target``; return why not ('' when copied).
+
+    The file is opened without following a link, checked to be a regular file, and read to at
+    most one byte past :data:`MAX_FILE_BYTES` (it may have changed since it was listed).
     """
-    for candidate in (folder, folder / "exercises", *sorted(p for p in folder.iterdir() if p.is_dir())):
-        if any((candidate / ex.relpath).is_file() for ex in exercises):
-            return candidate
-    flat = Path(tempfile.mkdtemp(prefix="solitaire-ds-upload-"))
-    for ex in exercises:
-        name = Path(ex.relpath).name
-        found = sorted(folder.rglob(name))
-        if found and found[0].is_file() and not found[0].is_symlink():
-            target = flat / ex.relpath
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(found[0], target)
-    return flat
+    try:
+        fd = os.open(found.path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        return f"{found.rel} could not be read ({exc.strerror})"
+    with os.fdopen(fd, "rb") as original:
+        info = os.fstat(original.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            return f"{found.rel} is not a regular file"
+        data = original.read(MAX_FILE_BYTES + 1)
+    if max(info.st_size, len(data)) > MAX_FILE_BYTES:
+        return _too_large(found.rel, max(info.st_size, len(data)))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(data)
+    return ""
+
+
+@contextlib.contextmanager
+def found_upload(upload: Path, exercises: Sequence[Exercise]) -> Iterator[Upload]:
+    """Find each exercise's file in ``upload`` by its name; yield a temporary copy laid out like ``exercises/``.
+
+    The files may be anywhere: dragged in flat (``array_stack.py`` at the top), inside
+    ``exercises/structures/``, in one folder of any name, or any mix. When two files share an
+    exercise's name, the one at the exercise's own path (``structures/array_stack.py``) wins,
+    then the one nearest the top. Only regular files are copied, at most
+    :data:`MAX_FILE_BYTES` each (a larger one is refused before a byte is copied), and the
+    copy is removed when the ``with`` block ends, whatever happens in it.
+
+    Runtime complexity: O(entries read), at most :data:`MAX_ENTRIES`.
+    """
+    found, said = _scan(upload)
+    by_name: dict[str, list[_Found]] = {}
+    for f in found:
+        by_name.setdefault(f.path.name, []).append(f)
+    others = sorted(f.rel for f in found if f.path.name not in _EXERCISE_NAMES)
+    unrun: dict[int, str] = {}
+    with tempfile.TemporaryDirectory(prefix="solitaire-ds-upload-") as tmp:
+        folder = Path(tmp) / "submission"
+        folder.mkdir()
+        for ex in exercises:
+            name = Path(ex.relpath).name
+            candidates = sorted(by_name.get(name, []), key=lambda f: (not _at(f.rel, ex.relpath), f.depth, f.rel))
+            if not candidates:
+                instead = (f"The .py files it holds are: {_listed(others)}." if others
+                           else "It holds no other .py file." if found else "It holds no .py file at all.")
+                unrun[ex.number] = (f"No file named {name} was found in your upload, so exercise {ex.number} "
+                                    f"was not graded. {instead} Upload your {name} (on its own, with the others, "
+                                    "or inside a folder: it is found by its name).")
+                continue
+            chosen = candidates[0]
+            why = _too_large(chosen.rel, chosen.size) or _copy(chosen, folder / ex.relpath)  # never opened when large
+            if why:
+                unrun[ex.number] = why
+            if len(candidates) > 1:
+                said.append(f"{len(candidates)} files are named {name}: {chosen.rel} was graded, not "
+                            f"{_listed([c.rel for c in candidates[1:]])}")
+        yield Upload(folder, unrun, tuple(said))
+
+
+# -- the wheel of the installed package -----------------------------------------------------
+
+
+def _record_hash(data: bytes) -> str:
+    return "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode("ascii")
+
+
+def _packaged(rel: str) -> bool:
+    """Return whether the file ``rel`` of the package belongs in its wheel (no byte code, no dot files)."""
+    parts = rel.split("/")
+    return not (any(p == "__pycache__" or p.startswith(".") for p in parts) or rel.endswith((".pyc", ".pyo")))
+
+
+def _package_files() -> dict[str, bytes]:
+    """Return the installed package's files, by their path in a wheel (``solitaire_ds/...``).
+
+    Installed from a wheel, the distribution's RECORD lists them with their hashes: each is
+    read and checked against it (a file edited since the install is refused). Installed
+    editable from a checkout, RECORD lists none of them: the package's own folder is read,
+    as the build backend would (byte code and dot files left out).
+    """
+    dist = importlib.metadata.distribution("solitaire-ds")
+    package = Path(solitaire_ds.__file__).resolve().parent
+    listed = [f for f in dist.files or () if f.parts and f.parts[0] == "solitaire_ds" and _packaged(f.as_posix())]
+    files: dict[str, bytes] = {}
+    if listed and Path(str(dist.locate_file("solitaire_ds/__init__.py"))).resolve() == package / "__init__.py":
+        for f in sorted(listed, key=lambda p: p.as_posix()):
+            path = Path(str(dist.locate_file(f)))
+            data = path.read_bytes()
+            if f.hash is not None and f.hash.mode == "sha256" and _record_hash(data) != f"sha256={f.hash.value}":
+                raise BundleError(f"{path} has changed since solitaire-ds was installed; reinstall it "
+                                  "(pip install --force-reinstall) before building the bundle")
+            files[f.as_posix()] = data
+    else:
+        for path in sorted(package.rglob("*")):
+            rel = "solitaire_ds/" + path.relative_to(package).as_posix()
+            if path.is_file() and not path.is_symlink() and _packaged(rel):
+                files[rel] = path.read_bytes()
+    if "solitaire_ds/__init__.py" not in files:
+        raise BundleError(f"the installed solitaire-ds has no files under {package}; reinstall it")
+    return files
+
+
+def installed_wheel(into: Path) -> Path:
+    """Write a wheel of the installed solitaire-ds into the folder ``into``; return its path.
+
+    The wheel holds the package's files (:func:`_package_files`) and the distribution's own
+    metadata (METADATA, entry points, licence), with a new WHEEL and RECORD: pure Python,
+    ``py3-none-any``, the same files ``pip install`` put in place. Its bytes depend only on
+    those files (fixed dates, sorted names), so the same install gives the same wheel. Raise
+    :class:`BundleError` when the installed metadata is not that of the running package.
+
+    Runtime complexity: O(size of the package).
+    """
+    dist = importlib.metadata.distribution("solitaire-ds")
+    if dist.version != solitaire_ds.__version__:
+        raise BundleError(f"the installed metadata says solitaire-ds {dist.version} but the package is "
+                          f"{solitaire_ds.__version__}; reinstall it (pip install -e . in a checkout)")
+    name = (dist.metadata["Name"] or "solitaire-ds").replace("-", "_")
+    info = f"{name}-{dist.version}.dist-info"
+    files = _package_files()
+    leave_out = {"RECORD", "INSTALLER", "REQUESTED", "WHEEL", "direct_url.json"}
+    for f in dist.files or ():
+        parts = f.parts
+        if len(parts) >= 2 and parts[0].endswith(".dist-info") and parts[1] not in leave_out:
+            files[f"{info}/{'/'.join(parts[1:])}"] = Path(str(dist.locate_file(f))).read_bytes()
+    files[f"{info}/WHEEL"] = (f"Wheel-Version: 1.0\nGenerator: solitaire-ds {dist.version} (from the installed "
+                              "files)\nRoot-Is-Purelib: true\nTag: py3-none-any\n").encode()
+    record = io.StringIO()
+    for rel, data in files.items():
+        record.write(f"{rel},{_record_hash(data)},{len(data)}\n")
+    record.write(f"{info}/RECORD,,\n")
+    files[f"{info}/RECORD"] = record.getvalue().encode()
+    wheel = into / f"{name}-{dist.version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w", zipfile.ZIP_DEFLATED) as out:
+        for rel, data in files.items():  # the package first, then its dist-info, RECORD last
+            entry = zipfile.ZipInfo(rel, date_time=(2020, 1, 1, 0, 0, 0))
+            entry.external_attr = 0o644 << 16
+            entry.compress_type = zipfile.ZIP_DEFLATED
+            out.writestr(entry, data)
+    return wheel
+
+
+# -- the bundle ------------------------------------------------------------------------------
 
 
 def build_bundle(
@@ -126,61 +391,92 @@ def build_bundle(
     """Write Gradescope's autograder zip for exercises ``numbers`` to ``out``; return its names.
 
     The zip holds the course file ``course_file`` (the shipped default when None) as
-    ``course.toml``, and the instructor's tests of ``course`` (as read from it and the
-    tests folder by :func:`~solitaire_ds.course.config.load_course`) under ``tests/``.
-    Needs a checkout of solitaire-ds (the bundled wheel is built from it with ``pip wheel``).
+    ``course.toml``, the instructor's tests of ``course`` (as read from it and the tests
+    folder by :func:`~solitaire_ds.course.config.load_course`) under ``tests/``, and the wheel
+    of the installed package (:func:`installed_wheel`): no checkout is needed. ``out`` is
+    written whole or not at all. Raise :class:`BundleError` or :class:`OSError`.
     """
     course = course or Course()
     extra = {f"tests/{Path(rel).name}": data.decode("utf-8") for rel, data in course.tests.items()
              if not rel.endswith("__init__.py")}
-    if not (REPO_ROOT / "pyproject.toml").is_file():
-        raise FileNotFoundError(f"{REPO_ROOT} is not a checkout of solitaire-ds; build the bundle from one")
     with tempfile.TemporaryDirectory(prefix="solitaire-ds-bundle-") as tmp:
-        subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", tmp, str(REPO_ROOT)],
-                       check=True, capture_output=True)
-        (wheel,) = Path(tmp).glob(f"solitaire_ds-{__version__}-*.whl")
-        chosen = {"version": __version__, "exercises": [
+        wheel = installed_wheel(Path(tmp))
+        chosen = {"version": solitaire_ds.__version__, "exercises": [
             {"number": n, "title": exercise(n).title, "visibility": visibility.get(n, "visible")} for n in numbers]}
         files = {
-            "setup.sh": _SETUP.format(wheel=wheel.name),
+            "setup.sh": _SETUP.format(wheel=wheel.name, version=solitaire_ds.__version__),
             "run_autograder": _RUN,
             "course.json": json.dumps(chosen, indent=2) + "\n",
             "course.toml": (course_file or DEFAULT_COURSE).read_text(encoding="utf-8"),
             **extra,
         }
-        partial = out.with_name(f".{out.name}.tmp")
-        with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED) as bundle:
-            for name, text in files.items():
-                info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
-                info.external_attr = (0o755 if name in ("setup.sh", "run_autograder") else 0o644) << 16
-                bundle.writestr(info, text)
-            bundle.write(wheel, wheel.name)
-        os.replace(partial, out)
+        fd, partial = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+        try:
+            with os.fdopen(fd, "wb") as raw, zipfile.ZipFile(raw, "w", zipfile.ZIP_DEFLATED) as bundle:
+                for name, text in files.items():
+                    info = zipfile.ZipInfo(name, date_time=(2020, 1, 1, 0, 0, 0))
+                    info.external_attr = (0o755 if name in ("setup.sh", "run_autograder") else 0o644) << 16
+                    info.compress_type = zipfile.ZIP_DEFLATED
+                    bundle.writestr(info, text)
+                info = zipfile.ZipInfo(wheel.name, date_time=(2020, 1, 1, 0, 0, 0))
+                info.external_attr = 0o644 << 16
+                bundle.writestr(info, wheel.read_bytes())  # stored: a wheel is compressed already
+            os.chmod(partial, 0o644)
+            os.replace(partial, out)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(partial)
+            raise
     return [*files, wheel.name]
 
 
-def run(course_file: Path) -> int:
-    """Grade the submission under the autograder's root and write its ``results.json``."""
+# -- the run ---------------------------------------------------------------------------------
+
+
+def _grade(source: Path, upload: Path) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """Grade the upload with the bundle in ``source``; return results.json and the grader's notes."""
     from solitaire_ds.course.runner import grade_many
 
-    root = Path(os.environ.get("SOLITAIRE_DS_AUTOGRADER_ROOT", "/autograder"))
-    course = json.loads(course_file.read_text(encoding="utf-8"))
+    course = json.loads((source / "course.json").read_text(encoding="utf-8"))
     chosen = [exercise(int(e["number"])) for e in course["exercises"]]
     visibility = {int(e["number"]): str(e["visibility"]) for e in course["exercises"]}
-    here = course_file.parent
-    tests = here / "tests"
-    setup = load_course(here / "course.toml" if (here / "course.toml").is_file() else None,
+    tests = source / "tests"
+    setup = load_course(source / "course.toml" if (source / "course.toml").is_file() else None,
                         tests if tests.is_dir() else None)
+    with found_upload(upload, chosen) as found:
+        (result,) = grade_many([found.folder], chosen, course=setup)
+    graded = len(chosen) - len(found.unrun)
+    said = [f"Found {graded} of the {len(chosen)} exercise files this assignment grades"
+            + ("; the entry of each exercise not graded says why." if found.unrun else "."),
+            *(f"Note: {line}." for line in found.said)]
+    return gradescope_json(result, visibility, found.unrun, "\n".join(said)), result.notes
+
+
+def run(source: Path) -> int:
+    """Grade the upload under the autograder's root with the bundle in ``source``; write results.json.
+
+    Whatever goes wrong, a ``results.json`` is written (Gradescope shows nothing without one):
+    on a failure of the grader itself, a score of 0 that says so, and the traceback on the
+    standard output, which only the instructor sees.
+    """
+    root = Path(os.environ.get("SOLITAIRE_DS_AUTOGRADER_ROOT", "/autograder"))
     started = time.monotonic()
-    folder = find_submission(root / "submission", chosen)
-    (result,) = grade_many([folder], chosen, course=setup)
-    data = results_json(result, visibility, time.monotonic() - started)
+    notes: tuple[str, ...] = ()
+    try:
+        data, notes = _grade(source, root / "submission")
+    except Exception:
+        traceback.print_exc(file=sys.stdout)
+        data = {"score": 0.0, "execution_time": round(time.monotonic() - started), "stdout_visibility": "hidden",
+                "output": "The autograder itself failed on this submission (not a mistake it found in your "
+                          "code); your instructor can see why.", "tests": []}
     results = root / "results"
     results.mkdir(parents=True, exist_ok=True)
     partial = results / ".results.json.tmp"
     partial.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     os.replace(partial, results / "results.json")
-    print(f"graded: {result.score:g}/{result.max_score}")
+    print(f"graded: {data['score']:g} points in {time.monotonic() - started:.1f} s")
+    for note in notes:  # the run's output is the instructor's alone (Gradescope's stdout)
+        print(f"note: {note}")
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Reports of grading results: screen tables, the student's check, Gradescope JSON, CSV.
+"""Reports of grading results: screen tables, the student's check, Gradescope's results.json, CSV.
 
 Invariant: every report is a pure function of the results it is given (no clock, no
 paths other than those in the results), so grading the same submissions twice gives
@@ -17,7 +17,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from solitaire_ds.course.results import ExerciseResult, SubmissionResult
@@ -121,39 +121,73 @@ def check_text(result: SubmissionResult, every: bool = False) -> str:
     return "\n".join(lines)
 
 
-def gradescope_json(result: SubmissionResult) -> dict[str, Any]:
-    """Return Gradescope's ``results.json`` for one submission (one test per exercise).
+def gradescope_json(
+    result: SubmissionResult,
+    visibility: Mapping[int, str] | None = None,
+    unrun: Mapping[int, str] | None = None,
+    output: str = "",
+) -> dict[str, Any]:
+    """Return Gradescope's ``results.json`` for one graded submission: one entry per test.
+
+    Each test is worth its share of its exercise's points (``points / tests`` unless the
+    course file weighs its tests) and has a ``status``. An exercise that did not run (its
+    file missing, or not importable) is one entry worth all its points, with the reason,
+    from ``unrun`` when it names the exercise (the upload search says which files it found
+    instead), else the grader's. ``visibility`` maps an exercise to what students see of
+    its entries (``visible`` when it is not named); ``output`` is the text students see
+    about the whole submission.
+
+    The grader's notes (code the same as the reference solution's or a classmate's, a
+    missing sandbox) are for the instructor only: they go to ``extra_data``, which
+    Gradescope stores and never shows, and never to a field students see.
+
+    Runtime complexity: O(number of tests).
 
     >>> from solitaire_ds.course.catalog import exercise
-    >>> from solitaire_ds.course.results import ExerciseResult, SubmissionResult
-    >>> r = ExerciseResult(exercise(2), 17, 17)
-    >>> data = gradescope_json(SubmissionResult("a", "a", (r,)))
-    >>> data["score"], data["tests"][0]["name"], data["tests"][0]["output"]
-    (10.0, 'Exercise 2: LinkedStack: a stack of linked nodes', '17 of 17 tests passed.')
+    >>> from solitaire_ds.course.results import ExerciseResult, TestOutcome
+    >>> r = ExerciseResult(exercise(1), 1, 2, tests=(TestOutcome("t1", True), TestOutcome("t2", False, "boom")))
+    >>> gone = ExerciseResult(exercise(2), 0, 17, reason="structures/linked_stack.py is missing")
+    >>> data = gradescope_json(SubmissionResult("a", "a", (r, gone), ("a note",)), {2: "hidden"})
+    >>> [(t["number"], t["score"], t["max_score"], t["status"]) for t in data["tests"]]
+    [('1.1', 5.0, 5.0, 'passed'), ('1.2', 0.0, 5.0, 'failed'), ('2', 0.0, 10.0, 'failed')]
+    >>> data["tests"][2]["output"], data["tests"][2]["visibility"], data["score"], data["extra_data"]
+    ('structures/linked_stack.py is missing', 'hidden', 5.0, {'notes': ['a note']})
     """
-    tests = []
+    visibility = visibility or {}
+    unrun = unrun or {}
+    tests: list[dict[str, Any]] = []
     for r in result.exercises:
-        output = f"{r.passed} of {r.total} tests passed."
-        if r.reason:
-            output += f"\n{r.reason}"
-        elif r.failures:
-            first = r.failures[0]
-            output += f"\nFirst failing test: {first.test}\n{first.message}"
-        tests.append(
-            {
-                "name": f"Exercise {r.exercise.number}: {r.exercise.title}",
-                "number": str(r.exercise.number),
+        number = r.exercise.number
+        shown = visibility.get(number, "visible")
+        if r.reason or not r.tests:
+            passed = not r.reason and r.status == "pass"
+            tests.append({
+                "name": f"Exercise {number}: {r.exercise.title}",
+                "number": str(number),
                 "score": r.score,
-                "max_score": r.max_score,
-                "output": output,
-                "visibility": "visible",
-            }
-        )
+                "max_score": float(r.max_score),
+                "status": "passed" if passed else "failed",
+                "output": unrun.get(number) or r.reason or f"{r.passed} of {r.total} tests passed.",
+                "visibility": shown,
+            })
+            continue
+        for k, outcome in enumerate(r.tests, start=1):
+            each = round(r.test_points(outcome), 4)
+            tests.append({
+                "name": f"Exercise {number}: {outcome.test}",
+                "number": f"{number}.{k}",
+                "score": each if outcome.passed else 0.0,
+                "max_score": each,
+                "status": "passed" if outcome.passed else "failed",
+                "output": outcome.message,
+                "visibility": shown,
+            })
     return {
         "score": result.score,
-        "max_score": result.max_score,
-        "output": "\n".join(result.notes),
-        "visibility": "visible",
+        "execution_time": round(result.seconds),
+        "output": output,
+        "stdout_visibility": "hidden",
+        "extra_data": {"notes": list(result.notes)},
         "tests": tests,
     }
 

@@ -6,6 +6,7 @@ import csv
 import json
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from solitaire_ds.cli import main
@@ -13,6 +14,7 @@ from solitaire_ds.course import REPO_ROOT
 
 SOLUTIONS = str(REPO_ROOT / "solutions")
 EXERCISES = str(REPO_ROOT / "exercises")
+SCHEMA = json.loads((Path(__file__).parent / "schemas" / "gradescope-results.json").read_text())
 
 
 def test_exercises_list_shows_the_course_in_order(capsys: pytest.CaptureFixture[str]) -> None:
@@ -44,15 +46,36 @@ def test_check_on_the_skeleton_shows_the_first_failure(capsys: pytest.CaptureFix
     assert "Keep going" in out and "solitaire-ds check 2" in out
 
 
-def test_grade_writes_gradescope_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    out_file = tmp_path / "results.json"
-    assert main(["grade", SOLUTIONS, "--exercise", "1", "--json", str(out_file)]) == 0
+def test_grade_writes_gradescope_json_one_entry_per_test(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out_file, folder = tmp_path / "results.json", tmp_path / "json"
+    assert main(["grade", SOLUTIONS, "--exercise", "1", "--json", str(out_file), "--json-dir", str(folder)]) == 0
     data = json.loads(out_file.read_text())
-    assert data["score"] == 10 and data["max_score"] == 10
-    (test,) = data["tests"]
-    assert set(test) >= {"name", "score", "max_score", "output", "visibility"}
-    assert test["name"].startswith("Exercise 1: ArrayStack")
+    jsonschema.validate(data, SCHEMA)
+    assert data["score"] == 10 and isinstance(data["execution_time"], int)
+    assert len(data["tests"]) == 19 and all(t["status"] == "passed" for t in data["tests"])
+    assert data["tests"][0]["name"].startswith("Exercise 1: TestArrayStack::") and data["tests"][0]["number"] == "1.1"
+    assert abs(sum(t["max_score"] for t in data["tests"]) - 10) < 0.01
+    # the note (the generated solutions are the reference's) is the instructor's: never where students look
+    (note,) = data["extra_data"]["notes"]
+    assert "the same as the reference solution's" in note and data["stdout_visibility"] == "hidden"
+    assert note not in data["output"] and all(note not in t["output"] for t in data["tests"])
+    same = json.loads((folder / "solutions.json").read_text())  # --json-dir writes the one shape too
+    assert {k: v for k, v in same.items() if k != "execution_time"} == {
+        k: v for k, v in data.items() if k != "execution_time"}
     assert "solutions" in capsys.readouterr().out
+
+
+def test_check_above_the_exercises_folder_says_to_go_into_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["exercises", "init", str(tmp_path / "my-exercises")]) == 0
+    capsys.readouterr()
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert err == "solitaire-ds: error: no exercise files here; my-exercises/ holds yours: cd my-exercises && " \
+                  "solitaire-ds check 1\n"
+    assert out == ""
 
 
 def test_grade_writes_one_csv_row_per_submission_in_parallel(tmp_path: Path) -> None:
@@ -90,6 +113,10 @@ def test_grade_writes_one_csv_row_per_submission_in_parallel(tmp_path: Path) -> 
         (["check", "0"], "argument N: no exercise 0; the exercises are 1 to 12"),
         (["check", "1", "--impl", "no/such"], "implementation folder not found: 'no/such'"),
         (["check", "--test-timeout", "-1"], "argument --test-timeout: '-1' is not a number of seconds from 0 to 86400"),
+        (["grade", SOLUTIONS, "--csv", "/proc/x"], "--csv /proc/x: the folder /proc may not be written"),
+        (["grade", SOLUTIONS, "--json", "/proc/x.json"], "--json /proc/x.json: the folder /proc may not be written"),
+        (["autograder", "gradescope", "--out", "/proc/x.zip"],
+         "--out /proc/x.zip: the folder /proc may not be written"),
     ],
 )
 def test_misuse_is_one_line_with_exit_status_2(

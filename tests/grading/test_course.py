@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import textwrap
 from pathlib import Path
 
@@ -9,7 +10,8 @@ import pytest
 
 from solitaire_ds.cli import main
 from solitaire_ds.course import exercise
-from solitaire_ds.course.config import DEFAULT_COURSE, CourseError, load_course
+from solitaire_ds.course.config import DEFAULT_COURSE, MOST, CourseError, load_course
+from solitaire_ds.course.results import ExerciseResult, TestOutcome
 from solitaire_ds.course.runner import Limits, grade_many, grade_submission
 from tests.grading.submissions import make_submission
 
@@ -56,11 +58,19 @@ def test_the_shipped_course_is_todays_scoring() -> None:
     ("text", "message"),
     [
         ("[exercise.13]\npoints = 5\n", "exercise.13: the exercises are 1 to 12"),
-        ("[exercise.1]\npoints = -1\n", "exercise.1.points must be a whole number >= 0, not '-1'"),
-        ("[exercise.1]\npoints = 2.5\n", "exercise.1.points must be a whole number >= 0, not '2.5'"),
+        ("[exercise.1]\npoints = -1\n", "exercise.1.points must be a whole number from 0 to 1,000,000, not '-1'"),
+        ("[exercise.1]\npoints = 2.5\n", "exercise.1.points must be a whole number from 0 to 1,000,000, not '2.5'"),
+        ("[exercise.1]\npoints = " + "9" * 401 + "\n",
+         "exercise.1.points must be a whole number from 0 to 1,000,000, not '99999999999999999999999999999999999"),
+        ("[defaults]\npoints = 1000001\n", "defaults.points must be a whole number from 0 to 1,000,000, not '1000001'"),
         ("[exercise.1]\npoint = 5\n", "unknown key exercise.1.point (expected points, weights)"),
-        ("[exercise.1.weights]\n'*' = 'heavy'\n", "exercise.1.weights.'*' must be a number >= 0, not 'heavy'"),
-        ("[defaults]\nweight = inf\n", "defaults.weight must be a number >= 0, not 'inf'"),
+        ("[exercise.1.weights]\n'*' = 'heavy'\n",
+         "exercise.1.weights.'*' must be a number from 0 to 1,000,000, not 'heavy'"),
+        ("[exercise.1.weights]\n'*push*' = 1e308\n'*pop*' = 1e308\n",
+         "exercise.1.weights.'*push*' must be a number from 0 to 1,000,000, not '1e+308'"),
+        ("[defaults]\nweight = inf\n", "defaults.weight must be a number from 0 to 1,000,000, not 'inf'"),
+        ("[defaults]\nweight = nan\n", "defaults.weight must be a number from 0 to 1,000,000, not 'nan'"),
+        ("[defaults]\npoints = " + "9" * 5000 + "\n", "not valid TOML: Exceeds the limit (4300 digits)"),
         ("[course]\n", "unknown key course (expected defaults, exercise)"),
         ("points = [\n", "not valid TOML"),
     ],
@@ -70,7 +80,7 @@ def test_a_bad_course_file_names_the_key(tmp_path: Path, text: str, message: str
     with pytest.raises(CourseError) as caught:
         load_course(path)
     assert str(caught.value).startswith(f"{path}: ") and message in str(caught.value)
-    assert "\n" not in str(caught.value)
+    assert "\n" not in str(caught.value) and len(str(caught.value)) < 300
 
 
 def test_a_bad_course_file_is_a_usage_error_before_grading(
@@ -80,7 +90,8 @@ def test_a_bad_course_file_is_a_usage_error_before_grading(
     folder = make_submission(tmp_path, "student", {1: None})
     assert main(["grade", str(folder), "--course", str(path), "--csv", str(tmp_path / "g.csv")]) == 2
     out, err = capsys.readouterr()
-    assert err == f"solitaire-ds: error: {path}: exercise.1.points must be a whole number >= 0, not 'ten'\n"
+    assert err == (f"solitaire-ds: error: {path}: exercise.1.points must be a whole number from 0 to 1,000,000, "
+                   "not 'ten'\n")
     assert out == "" and not (tmp_path / "g.csv").exists()
 
 
@@ -134,3 +145,52 @@ def test_an_instructor_test_file_must_name_its_exercise(tmp_path: Path) -> None:
     (tmp_path / "test_stack.py").write_text("def test_x():\n    pass\n", encoding="utf-8")
     with pytest.raises(CourseError, match=r"test_stack.py: an instructor test file is named test_exNN_anything.py"):
         load_course(None, tmp_path)
+
+
+def test_the_largest_points_and_weights_allowed_still_add_up(tmp_path: Path) -> None:
+    heavy = load_course(_course(tmp_path, f"""
+        [exercise.1]
+        points = {MOST}
+        [exercise.1.weights]
+        "*" = {MOST}.0
+    """))
+    assert heavy.points_of(1) == MOST and heavy.weight_of(1, "anything") == MOST
+    tests = tuple(TestOutcome(f"t{k}", k % 2 == 0, weight=heavy.weight_of(1, f"t{k}")) for k in range(400))
+    result = ExerciseResult(heavy.exercise(exercise(1)), 200, 400, tests=tests)
+    assert result.score == MOST / 2 and math.isfinite(result.test_points(tests[0]))
+
+
+@pytest.mark.parametrize(
+    ("source", "where"),
+    [
+        (b"def test_x(impl):\n    assert impl\n\ndef test_y(impl:\n    pass\n", ", line 4: "),
+        (b"x = 1\0\n", ": source code string cannot contain null bytes"),
+        (b"x = '\xff'\n", ", line 1: (unicode error)"),
+    ],
+)
+def test_an_instructor_test_file_that_is_not_python_is_refused_by_line(
+    tmp_path: Path, source: bytes, where: str
+) -> None:
+    (tmp_path / "test_ex01_more.py").write_bytes(source)
+    with pytest.raises(CourseError) as caught:
+        load_course(None, tmp_path)
+    message = str(caught.value)
+    assert message.startswith(f"--tests: {tmp_path / 'test_ex01_more.py'}{where}") or (
+        where.startswith(":") and "null bytes" in message)  # 3.12 says it as a SyntaxError, with a line
+    assert message.endswith("(not valid Python)") and "\n" not in message
+
+
+def test_a_test_file_with_a_syntax_error_stops_grade_before_grading(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "test_ex01_more.py").write_text(EXTRA + "\n\ndef test_broken(impl)\n    pass\n", encoding="utf-8")
+    folder = make_submission(tmp_path, "student", {1: None})
+    csv_file = tmp_path / "g.csv"
+    assert main(["grade", str(folder), "--tests", str(mine), "--csv", str(csv_file)]) == 2
+    out, err = capsys.readouterr()
+    line = len(EXTRA.splitlines()) + 3
+    assert err == (f"solitaire-ds: error: --tests: {mine / 'test_ex01_more.py'}, line {line}: "
+                   "expected ':' (not valid Python)\n")
+    assert out == "" and not csv_file.exists()
