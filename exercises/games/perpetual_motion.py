@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from solitaire_ds.cards import Card, Deck, labels
+from solitaire_ds.cards import Card, Deck, Rank, labels
 from solitaire_ds.games.base import Event, FourPileGame, GameOptions, OptionError, pile_line
 from solitaire_ds.stats import distribution, format_interval, format_rate, mean_interval
 from solitaire_ds.structures import Queue, Stack, Toolkit
@@ -139,6 +139,9 @@ class PerpetualMotion(FourPileGame):
         * when the four cards share a rank (rule 2), pop them off the piles, add 4 to
           ``self.discarded`` and record ``{"type": "discard", "cards": [their codes]}``;
         * otherwise match the top cards (rule 3): ``self._match()``.
+
+        A record is only kept when ``self.recording`` is True (``simulate`` plays without
+        one), so build an event's dict under ``if self.recording:``.
         """
         raise NotImplementedError("Deal one card onto each pile; discard four of a kind (rule 2), else self._match().")
 
@@ -149,12 +152,15 @@ class PerpetualMotion(FourPileGame):
         leftmost such pile, pop its top card and push it onto the leftmost pile showing
         that rank, and record ``self.emit({"type": "move", "card": its code, "from": the
         pile it left, "to": the pile it joined})``, piles numbered from 1.
+
+        It runs right after a deal, so every pile has a top card when it starts.
         """
         raise NotImplementedError("Move the top card of the leftmost pile matching a pile to its left, until none.")
 
     def _end_round(self) -> None:
         """Rules 4-6: end the round; win, or gather the piles and look for a cycle."""
-        self.emit({"type": "round_end", "round": self.round, "cards_left": self.cards_left()})
+        if self.recording:
+            self.emit({"type": "round_end", "round": self.round, "cards_left": self.cards_left()})
         if self.cards_left() == 0:
             self.won = True
         else:
@@ -162,8 +168,10 @@ class PerpetualMotion(FourPileGame):
             self._check_cycle()
             if self.won is None:
                 self.round += 1
-                self.emit({"type": "gather", "round": self.round, "reading": self.options.gather,
-                           "stock": [c.code for c in self.stock]})
+                if self.recording:
+                    self.emit({"type": "gather", "round": self.round,
+                               "reading": self.options.gather,
+                               "stock": [c.code for c in self.stock]})
         if self.won is not None:
             self.emit({"type": "result", **self.result()})
 

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from solitaire_ds.cards import Card, Deck, labels
+from solitaire_ds.cards import Card, Deck, Rank, labels
 from solitaire_ds.games.base import Event, FourPileGame, GameOptions, OptionError, pile_line
 from solitaire_ds.stats import distribution, format_interval, format_rate, mean_interval
 from solitaire_ds.structures import Queue, Stack, Toolkit
@@ -139,6 +139,9 @@ class PerpetualMotion(FourPileGame):
         * when the four cards share a rank (rule 2), pop them off the piles, add 4 to
           ``self.discarded`` and record ``{"type": "discard", "cards": [their codes]}``;
         * otherwise match the top cards (rule 3): ``self._match()``.
+
+        A record is only kept when ``self.recording`` is True (``simulate`` plays without
+        one), so build an event's dict under ``if self.recording:``.
         """
         dealt = []
         for pile in self.piles:
@@ -146,12 +149,14 @@ class PerpetualMotion(FourPileGame):
             pile.push(card)
             dealt.append(card)
         self.deals += 1
-        self.emit({"type": "deal", "deal": self.deals, "cards": [c.code for c in dealt]})
+        if self.recording:
+            self.emit({"type": "deal", "deal": self.deals, "cards": [c.code for c in dealt]})
         if len({card.rank for card in dealt}) == 1:
             for pile in self.piles:
                 pile.pop()
             self.discarded += NUM_PILES
-            self.emit({"type": "discard", "cards": [c.code for c in dealt]})
+            if self.recording:
+                self.emit({"type": "discard", "cards": [c.code for c in dealt]})
         else:
             self._match()
 
@@ -162,21 +167,30 @@ class PerpetualMotion(FourPileGame):
         leftmost such pile, pop its top card and push it onto the leftmost pile showing
         that rank, and record ``self.emit({"type": "move", "card": its code, "from": the
         pile it left, "to": the pile it joined})``, piles numbered from 1.
+
+        It runs right after a deal, so every pile has a top card when it starts.
         """
+        tops: list[Rank | None] = [pile.peek().rank for pile in self.piles]  # just dealt: none empty
         while True:
-            tops = [pile.peek().rank if pile else None for pile in self.piles]
-            source = next((i for i in range(1, NUM_PILES)
-                           if tops[i] is not None and tops[i] in tops[:i]), None)
-            if source is None:
-                return
+            for source in range(1, NUM_PILES):
+                if tops[source] is not None and tops[source] in tops[:source]:
+                    break
+            else:
+                return  # no two top cards share a rank
             target = tops.index(tops[source])
             card = self.piles[source].pop()
             self.piles[target].push(card)
-            self.emit({"type": "move", "card": card.code, "from": source + 1, "to": target + 1})
+            if self.recording:
+                self.emit({"type": "move", "card": card.code, "from": source + 1, "to": target + 1})
+            # The card joined one of its own rank, so only the source shows a new top card
+            # (None once it is empty): look at that pile again, not at all four.
+            pile = self.piles[source]
+            tops[source] = pile.peek().rank if pile else None
 
     def _end_round(self) -> None:
         """Rules 4-6: end the round; win, or gather the piles and look for a cycle."""
-        self.emit({"type": "round_end", "round": self.round, "cards_left": self.cards_left()})
+        if self.recording:
+            self.emit({"type": "round_end", "round": self.round, "cards_left": self.cards_left()})
         if self.cards_left() == 0:
             self.won = True
         else:
@@ -184,8 +198,10 @@ class PerpetualMotion(FourPileGame):
             self._check_cycle()
             if self.won is None:
                 self.round += 1
-                self.emit({"type": "gather", "round": self.round, "reading": self.options.gather,
-                           "stock": [c.code for c in self.stock]})
+                if self.recording:
+                    self.emit({"type": "gather", "round": self.round,
+                               "reading": self.options.gather,
+                               "stock": [c.code for c in self.stock]})
         if self.won is not None:
             self.emit({"type": "result", **self.result()})
 
