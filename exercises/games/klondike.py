@@ -98,16 +98,22 @@ class _Move(NamedTuple):
     target: int  # a pile index, or FOUNDATION
 
 
-def _parents(card: Card) -> tuple[Card, ...]:
-    """Return the cards ``card`` may be placed on: one rank higher, the other colour."""
+def _parents(card: Card) -> frozenset[Card]:
+    """Return the cards ``card`` may be placed on: one rank higher, the other colour.
+
+    A set, because the question asked of it is "is this top card one of them?".
+
+    >>> sorted(c.code for c in _parents(Card.parse("6H"))), _parents(Card.parse("KS"))
+    (['7C', '7S'], frozenset())
+    """
     if card.rank is Rank.KING:
-        return ()  # a king goes only into an empty pile
+        return frozenset()  # a king goes only into an empty pile
     higher = Rank(card.rank + 1)
-    return tuple(Card(higher, suit) for suit in Suit if suit.color is not card.color)
+    return frozenset(Card(higher, suit) for suit in Suit if suit.color is not card.color)
 
 
 #: For each card, the two cards it may be placed on (none for a king).
-_PARENTS: dict[Card, tuple[Card, ...]] = {card: _parents(card) for card in Deck.standard()}
+_PARENTS: dict[Card, frozenset[Card]] = {card: _parents(card) for card in Deck.standard()}
 
 
 @dataclass(frozen=True)
@@ -278,35 +284,49 @@ class Klondike(Game):
 
         What to look at: ``self.face_up[pile]``, each pile's face-up run (a Deque:
         ``peek_rear()`` is its top card, ``peek_front()`` its bottom card; empty when the
-        pile is empty), ``self.waste`` (a Stack), ``self._foundation_takes(card)``,
-        ``self._target(card)`` (the leftmost pile that takes ``card``, or None) and
-        ``self._guarded(pile)``. A source or target is a pile index from 0,
-        :data:`WASTE` or :data:`FOUNDATION`.
+        pile is empty), ``self._tops()`` (every pile's top card, None for an empty pile:
+        read them once per step, every rule looks at them), ``self.waste`` (a Stack),
+        ``self._foundation_takes(card)``, ``self._target(card, tops)`` (the leftmost pile
+        that takes ``card``, or None) and ``self._guarded(pile)``. A source or target is a
+        pile index from 0, :data:`WASTE` or :data:`FOUNDATION`.
         """
         raise NotImplementedError("Return the _Move that rules 1, 2 and 3 choose, in that order, or None.")
 
+    def _tops(self) -> list[Card | None]:
+        """Return each pile's top card (its run's rear), None for an empty pile.
+
+        Rules 1-3 all read the piles' top cards: looking at each once per step, not once
+        per candidate, keeps a step at 7 ``peek_rear`` calls. ``len(run)`` asks whether a
+        run is empty in one call, where ``bool(run)`` makes two (``__bool__``, then ``__len__``).
+
+        >>> [top.code if top else None for top in Klondike(Deck.standard())._tops()][:3]
+        ['AC', '8C', 'AD']
+        """
+        return [run.peek_rear() if len(run) else None for run in self.face_up]
+
     def _foundation_takes(self, card: Card) -> bool:
         """Return True when ``card``'s foundation takes it: an ace on an empty one, or
-        the next rank of the suit."""
-        foundation = self.foundations[card.suit]
-        if not foundation:
-            return card.rank is Rank.ACE
-        return card.rank == foundation.peek().rank + 1
+        the next rank of the suit.
 
-    def _target(self, card: Card) -> int | None:
+        A foundation holds its suit from the ace up, so one of n cards has rank n on top
+        and takes rank n + 1 (an ace when it is empty).
+        """
+        return card.rank == len(self.foundations[card.suit]) + 1
+
+    def _target(self, card: Card, tops: Sequence[Card | None]) -> int | None:
         """Return the leftmost pile that takes ``card`` (a king: an empty pile), or None.
 
+        ``tops`` holds each pile's top card, None for an empty pile (:meth:`_tops`).
         A pile never takes its own run: its top is no higher than the run's bottom card.
         An empty pile has no face-down cards either (a face-down card left on top is
         always turned up), so an empty run means an empty pile.
         """
         parents = _PARENTS[card]
-        for pile, run in enumerate(self.face_up):
-            if not parents and not run:
-                return pile
-            if run and run.peek_rear() in parents:
-                return pile
-        return None
+        if not parents:  # a king: the leftmost empty pile
+            return tops.index(None) if None in tops else None
+        if parents.isdisjoint(tops):  # the usual answer, found for all seven tops at once
+            return None
+        return next(pile for pile, top in enumerate(tops) if top in parents)
 
     def _guarded(self, pile: int) -> bool:
         """Return True when ``pile``'s run is a king lying at the bottom of the pile: it stays."""
