@@ -109,6 +109,10 @@ class Suit(Enum):
     HEARTS = "H"
     SPADES = "S"
 
+    # Each suit is one object, so it hashes by identity, as fast as a card: Enum's own
+    # __hash__ is a Python call, and the games look a foundation up by suit at every step.
+    __hash__ = object.__hash__
+
     @property
     def code(self) -> str:
         """The one-letter code: ``C D H S``."""
@@ -221,6 +225,18 @@ for _i, (_suit, _rank) in enumerate((s, r) for s in Suit for r in Rank):
 
 #: Every rank, ace to king: the ranks of a full deck.
 FULL_RANKS: tuple[Rank, ...] = tuple(Rank)
+#: The 52 cards in new-deck order (clubs ace to king, then diamonds, hearts, spades).
+_NEW_DECK_ORDER: tuple[Card, ...] = tuple(_CARDS.values())
+
+
+def _new_deck_order(ranks: Iterable[Rank]) -> list[Card]:
+    """Return every suit of ``ranks`` in new-deck order, without building a :class:`Deck`.
+
+    >>> [card.code for card in _new_deck_order([Rank.KING, Rank.ACE])]
+    ['AC', 'KC', 'AD', 'KD', 'AH', 'KH', 'AS', 'KS']
+    """
+    wanted = {Rank(rank) for rank in ranks}
+    return [card for card in _NEW_DECK_ORDER if card.rank in wanted]
 
 
 def labels(codes: Iterable[str]) -> str:
@@ -258,7 +274,7 @@ class Deck(Sequence[Card]):
         """
         self._cards: tuple[Card, ...] = tuple(cards)
         self._ranks: tuple[Rank, ...] = tuple(sorted(set(ranks)))
-        _check_complete(self._cards, self._ranks, [c.code for c in self._cards])
+        _check_complete(self._cards, self._ranks)
 
     # -- making decks -------------------------------------------------------------------
 
@@ -270,7 +286,7 @@ class Deck(Sequence[Card]):
         'AC KC AD KD AH KH AS KS'
         """
         chosen = sorted(set(ranks))
-        return cls((Card(r, s) for s in Suit for r in chosen), chosen)
+        return cls(_new_deck_order(chosen), chosen)
 
     @classmethod
     def shuffled(cls, seed: int | random.Random, ranks: Iterable[Rank] = FULL_RANKS) -> Deck:
@@ -283,7 +299,7 @@ class Deck(Sequence[Card]):
         ['JS', 'TC', 'QH', 'TD', '3C']
         """
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-        cards = list(cls.standard(ranks))
+        cards = _new_deck_order(ranks)  # the standard deck's order, checked once below
         fisher_yates(cards, rng)
         return cls(cards, ranks)
 
@@ -352,7 +368,7 @@ class Deck(Sequence[Card]):
         return f"Deck.parse({str(self)!r})"
 
 
-def _check_complete(cards: Sequence[Card], ranks: Sequence[Rank], tokens: Sequence[str]) -> None:
+def _check_complete(cards: Sequence[Card], ranks: Sequence[Rank]) -> None:
     """Raise DeckError unless ``cards`` hold each suit of ``ranks`` exactly once."""
     expected = 4 * len(ranks)
     size = "" if len(cards) == expected else f" (the deck has {len(cards)} cards, not {expected})"
@@ -365,7 +381,7 @@ def _check_complete(cards: Sequence[Card], ranks: Sequence[Rank], tokens: Sequen
             )
         if card.rank not in ranks:
             raise DeckError(
-                f"card {position} of the deck: {tokens[position - 1]!r} is not in this deck "
+                f"card {position} of the deck: {card.code!r} is not in this deck "
                 f"(ranks {' '.join(r.code for r in ranks)})"
             )
         first_seen[card] = position
