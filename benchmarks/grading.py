@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from solitaire_ds.course import EXERCISES, REPO_ROOT
-from solitaire_ds.course.runner import grade_submission
+from solitaire_ds.course.grader.runner import grade_submission
 
 __all__ = ["main"]
 

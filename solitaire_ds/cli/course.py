@@ -175,7 +175,7 @@ def exercise_number(text: str) -> Exercise:
 def _runner() -> ModuleType:
     """Return the grading runner, which needs pytest (the dev extra): say so when it is missing."""
     try:
-        from solitaire_ds.course import runner
+        from solitaire_ds.course.grader import runner
     except ImportError as exc:
         raise UsageError(
             f"checking and grading run the tests, which need {exc.name}: "
