@@ -40,6 +40,8 @@ class TestOutcome:
     message: str = ""
     #: Its share of the exercise's points, relative to the others' (the course file's groups).
     weight: float = 1.0
+    #: The CPU seconds the student's code used during it (its worker's, measured by the judge).
+    cpu: float = field(default=0.0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -163,7 +165,7 @@ class Limits:
     (``tests/grading/test_margins.py`` measures and prints the margins).
     """
 
-    test_seconds: float = 10.0
+    test_seconds: float = 20.0
     exercise_seconds: float = 90.0
     submission_seconds: float = 600.0
     stall_seconds: float = 10.0

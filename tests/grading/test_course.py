@@ -11,8 +11,8 @@ import pytest
 from solitaire_ds.cli import main
 from solitaire_ds.course import exercise
 from solitaire_ds.course.config import DEFAULT_COURSE, MOST, CourseError, load_course
+from solitaire_ds.course.grader.runner import Limits, grade_many, grade_submission
 from solitaire_ds.course.results import ExerciseResult, TestOutcome
-from solitaire_ds.course.runner import Limits, grade_many, grade_submission
 from tests.grading.submissions import make_submission
 
 LIMITS = Limits(test_seconds=10, exercise_seconds=60)

@@ -204,7 +204,10 @@ class Judge:
                 previous.close()
         self.current = number
         self.emit(Event("begin", exercise=number))
-        reason = self._import_check(exercise(number))
+        if self.config.transport != "local" and self.budget.used() >= self.budget.seconds:
+            reason = f"not run: the submission used up its {self.budget.seconds:g} s of CPU time"
+        else:
+            reason = self._import_check(exercise(number))
         if reason:
             self.broken[number] = reason
             self.emit(Event("broken", exercise=number, message=reason))

@@ -525,7 +525,8 @@ def exercise_score(course: Course, ex: Exercise, ids: tuple[str, ...], run: Judg
             ok = False
         else:
             ok, message = found.ok, found.message if not found.ok else ""
-        tests.append(TestOutcome(name, ok, message, course.weight_of(ex.number, name)))
+        tests.append(TestOutcome(name, ok, message, course.weight_of(ex.number, name),
+                                 cpu=found.cpu if found is not None else 0.0))
         if not ok and (found is None or found.ran):
             failures.append(Failure(name, message or "failed"))
     if not failures and not all(t.passed for t in tests):

@@ -306,6 +306,8 @@ class Worker:
             code = exc.code if type(exc.code) is int else _safe_str(exc.code, 300) if exc.code is not None else None
         errno = exc.errno if isinstance(exc, OSError) and type(exc.errno) is int else None
         message = _safe_str(exc)
+        if isinstance(exc, SyntaxError) and type(exc.msg) is str:  # "invalid syntax (line 3)", no file name
+            message = f"{_safe_str(exc.msg, 1000)} (line {exc.lineno})" if type(exc.lineno) is int else exc.msg
         notes = getattr(exc, "__notes__", None)
         if isinstance(notes, list) and notes:
             message = "\n".join([message, *(_safe_str(n, 2000) for n in notes[:20])])[:MAX_TEXT]
