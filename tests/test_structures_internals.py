@@ -360,8 +360,8 @@ def test_copy_count_catches_a_stack_that_halves_at_half_full() -> None:
             _ArrayStackHalvingAtHalf
         )
     assert str(caught.value).startswith(
-        "after _ArrayStackHalvingAtHalf(range(4)), then push(0), pop() 20 times, the capacity "
-        "changed 40 times "
+        "after _ArrayStackHalvingAtHalf(range(4)), then push(0), pop() 5 times, the capacity "
+        "changed 10 times "
         "(4 -> 8 -> 4 -> 8 -> 4 -> 8 -> 4 -> ...)"
     )
     assert "not half full" in str(caught.value)

@@ -28,7 +28,7 @@ from unittest import mock
 from solitaire_ds.course import catalog, report
 from solitaire_ds.course.config import Course
 from solitaire_ds.course.grader import runner
-from solitaire_ds.course.grader.judge import JudgeConfig
+from solitaire_ds.course.grader.plan import JudgeConfig
 from solitaire_ds.course.results import Limits, SubmissionResult
 
 __all__ = ["GAME_EXERCISES", "GAME_OF", "PLAYABLE", "play", "run_checks"]

@@ -91,7 +91,8 @@ API_SECTIONS: list[tuple[str, list[str]]] = [
     ("The course", ["solitaire_ds.course", "solitaire_ds.course.catalog", "solitaire_ds.course.config",
                     "solitaire_ds.course.status", "solitaire_ds.course.markers", "solitaire_ds.course.generate"]),
     ("Running the checks", ["solitaire_ds.course.grader", *(f"solitaire_ds.course.grader.{name}" for name in (
-        "runner", "judge", "worker", "proxy", "messages", "connection", "sandbox")), "solitaire_ds.course.browser"]),
+        "runner", "plan", "judge", "worker", "proxy", "messages", "connection", "sandbox")),
+        "solitaire_ds.course.browser"]),
     ("Scores and reports", ["solitaire_ds.course.results", "solitaire_ds.course.report", "solitaire_ds.course.honesty",
                             "solitaire_ds.course.similarity", "solitaire_ds.course.gradescope"]),
     ("The contract tests", ["solitaire_ds.course.contracts.plain", "solitaire_ds.course.contracts.operations",

@@ -330,17 +330,45 @@ class Operations:
                 raise
             raise _unexpected(self._prefix(done), "_check()", error) from error
 
-    def agrees_with(self, size: int, order: list[Any], deep: bool = True) -> None:
+    def check_later(self) -> None:
+        """:meth:`check`, queued when deferred: the snapshot is taken in order, checked at the flush."""
+        structure = self.structure
+        reference = _reference_class(structure)
+        if not self.deferred or reference is None:
+            self.check()
+            return
+        connection = structure._connection
+        judge = self._snapshot_check(reference, len(self.history))
+        self._later([connection.request("snapshot", structure._target())], lambda replies: judge(replies[0]))
+
+    def _snapshot_check(self, reference: type[Any], done: int) -> Callable[[Reply], None]:
+        """Return the check of a snapshot reply: the package's ``_check`` on its copy."""
+        decode = self.structure._connection.decode
+
+        def check(snapshot: Reply) -> None:
+            if snapshot.raised is not None:
+                self._outcome(snapshot, "_check()", done)
+            try:
+                reference._check(_mirror(snapshot.value, reference, decode))
+            except AssertionError as error:
+                raise AssertionError(f"{self._prefix(done)}_check() failed: {error}") from None
+            except Exception as error:
+                raise _unexpected(self._prefix(done), "_check()", error) from error
+
+        return check
+
+    def agrees_with(self, size: int, order: list[Any], deep: bool = True, truth: bool = False) -> None:
         """Check the invariant, then ``len``, ``bool``, ``is_empty()`` and iteration against a
         model holding ``order`` (``size`` items) -- with a worker, in one exchange (or queued).
 
-        Without ``deep`` the invariant is left out: it reads every node, the rest does not.
+        Without ``deep`` the invariant is left out: it reads every node, the rest does not;
+        ``bool`` and ``is_empty()`` are then asked only near empty, unless ``truth``.
         """
         adt = self.adt
         looks: list[tuple[str, Any]] = [(f"len({adt})", size), (f"bool({adt})", size > 0),
                                         ("is_empty()", size == 0), (f"list({adt})", order)]
         # bool() and is_empty() can only go wrong near empty: asked there, and with the invariant
-        truth = deep or size <= 2
+        truth = truth or deep or size <= 2
         if not truth:
             looks = [looks[0], looks[3]]
         structure = self.structure
@@ -363,17 +391,11 @@ class Operations:
         requests.append(connection.request("list", target))
         done = len(self.history)
 
+        judge = self._snapshot_check(reference, done)
+
         def check(replies: list[Reply]) -> None:
             if deep:
-                snapshot = replies.pop(0)
-                if snapshot.raised is not None:
-                    self._outcome(snapshot, "_check()", done)
-                try:
-                    reference._check(_mirror(snapshot.value, reference, connection.decode))
-                except AssertionError as error:
-                    raise AssertionError(f"{self._prefix(done)}_check() failed: {error}") from None
-                except Exception as error:
-                    raise _unexpected(self._prefix(done), "_check()", error) from error
+                judge(replies.pop(0))
             for (step, expected), reply in zip(looks, replies, strict=False):
                 actual = self._outcome(reply, step, done)
                 if actual != expected:

@@ -29,8 +29,8 @@ from solitaire_ds.course.contracts.operations import Operations
 __all__ = ["STATEFUL_SETTINGS", "deque_machine", "queue_machine", "run_machine", "stack_machine"]
 
 STATEFUL_SETTINGS = settings(
-    max_examples=30,
-    stateful_step_count=200,
+    max_examples=15,
+    stateful_step_count=100,
     derandomize=True,
     database=None,
     deadline=None,
@@ -41,7 +41,7 @@ STATEFUL_SETTINGS = settings(
 )
 
 #: The invariant is checked after each of the first this many steps of a run.
-_EVERY_STEP = 32
+_EVERY_STEP = 16
 _ITEMS = st.integers(min_value=-1000, max_value=1000)
 _BATCHES = st.lists(_ITEMS, min_size=1, max_size=12)
 _COUNTS = st.integers(min_value=1, max_value=12)

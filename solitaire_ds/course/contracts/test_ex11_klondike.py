@@ -17,6 +17,7 @@ import pytest
 from solitaire_ds.cards import Card, Deck
 from solitaire_ds.course.catalog import load_module
 from solitaire_ds.course.contracts.plain import Played
+from solitaire_ds.course.grader.proxy import drive
 
 # Cards that go up at the start of every game (piles 1 … 7, bottom first), then the stock.
 RULE_DEALS: dict[str, tuple[list[str], str, list[str]]] = {
@@ -75,12 +76,11 @@ def play_out(make: Any, what: str) -> dict[str, Any]:
     played = Played(what)
     with played.step("Klondike(deck)"):
         game = make()
-    for _ in range(STEP_LIMIT):
-        with played.step("is_over()", record=False):
-            if game.is_over():
-                return dict(game.result())
-        with played.step("advance()"):
-            game.advance()
+    with played.step("advance() until is_over()"):
+        steps = drive(game, "advance", "is_over", STEP_LIMIT)
+    if steps < STEP_LIMIT:
+        with played.step("result()", record=False):
+            return dict(game.result())
     pytest.fail(f"{what} did not end after {STEP_LIMIT} steps: every game must end "
                 "(is the guard on kings at the bottom of their piles missing?)")
 
@@ -124,13 +124,11 @@ def _record(make: Any, what: str) -> list[dict[str, Any]]:
     played = Played(what)
     with played.step("Klondike(deck)"):
         game = make()
-    for _ in range(STEP_LIMIT):
-        with played.step("is_over()", record=False):
-            if game.is_over():
-                with played.step("events", record=False):
-                    return list(game.events)
-        with played.step("advance()"):
-            game.advance()
+    with played.step("advance() until is_over()"):
+        steps = drive(game, "advance", "is_over", STEP_LIMIT)
+    if steps < STEP_LIMIT:
+        with played.step("events", record=False):
+            return list(game.events)
     pytest.fail(f"{what} did not end after {STEP_LIMIT} steps: every game must end "
                 "(is the guard on kings at the bottom of their piles missing?)")
 

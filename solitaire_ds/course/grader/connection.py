@@ -146,6 +146,11 @@ class WorkerConnection(Connection):
 
     # -- the process ----------------------------------------------------------------------
 
+    def prestart(self) -> None:
+        """Start the worker now, before its first request (it boots while the judge works)."""
+        if self._process is None and not self.exhausted:
+            self._start()
+
     def _start(self) -> None:
         argv, requests_read, requests_write, replies_read, replies_write = self.spec.command()
         self.spec.scratch.mkdir(parents=True, exist_ok=True)
@@ -247,7 +252,7 @@ class WorkerConnection(Connection):
 
     def _send(self, data: bytes) -> None:
         view = memoryview(data)
-        last = [self.cpu()]
+        last = [-1.0]  # read only if the pipe is full
         since = time.monotonic()
         while view:
             try:
@@ -259,6 +264,8 @@ class WorkerConnection(Connection):
             except (BrokenPipeError, OSError):
                 self._died()
             select.select([], [self._requests], [], _TICK)
+            if last[0] < 0:
+                last[0] = self.cpu()
             since = self._check_cpu(since, last)
 
     def _receive(self) -> bytes:

@@ -28,10 +28,10 @@ Values on the wire are JSON with a few tags, each a one-key object:
 >>> check_wire({"$tuple": [1, "two", None]})
 >>> Reply.from_line(Reply(3, value=[1, 2]).to_line(), expected_id=3).value
 [1, 2]
->>> Reply.from_line(b'{"id": 3, "value": [[[[' + b'[' * 200 + b']', expected_id=3)
+>>> Reply.from_line(b'{"id": 3, "value": [[[[' + b'[' * 200 + b']', expected_id=3)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ProtocolError: the worker answered something that is not a message (a line that is not JSON)
+solitaire_ds.course.grader.messages.ProtocolError: the worker answered ... (a line that is not JSON)
 """
 
 from __future__ import annotations
@@ -78,6 +78,7 @@ OPS = frozenset({
     "len", "bool", "list", "repr", "str",  # len(x), bool(x), list(x), repr(x), str(x)
     "eq",        # bool(target == args[0])
     "snapshot",  # the object graph under the target, for the judge's own invariant check
+    "drive",     # call the target's method `name` until its method args[0] answers True, at most args[1] times
     "new",       # make a worker-side list (`name` "list") or RandrangeOnly (`name` "rng") from args[0]
     "batch",     # several requests in order, answered together, up to the first exception
     "reset",     # forget every object kept for the judge
@@ -113,10 +114,10 @@ def loads(line: bytes | str, limit: int = MAX_LINE_BYTES) -> Any:
 
     >>> loads(b'{"a": [1, 2.5]}')
     {'a': [1, 2.5]}
-    >>> loads(b'[NaN]')
+    >>> loads(b'[NaN]')  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ProtocolError: the worker answered something that is not a message (a line that is not JSON)
+    solitaire_ds.course.grader.messages.ProtocolError: the worker answered ... (a line that is not JSON)
     """
     if len(line) > limit:
         raise _not_a_message(f"a line of {len(line):,} bytes, more than {limit:,}")
@@ -140,6 +141,8 @@ def check_wire(data: Any) -> None:
     ...
     solitaire_ds.course.grader.messages.ProtocolError: the worker answered something that is not a message ...
     """
+    if type(data) in _SCALARS:  # the common answer: a number, a bool, a word
+        return
     stack: list[tuple[Any, int]] = [(data, 0)]
     count = 0
     while stack:

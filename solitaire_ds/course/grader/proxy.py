@@ -48,6 +48,7 @@ __all__ = [
     "RemoteError",
     "Submission",
     "WorkerStopped",
+    "drive",
     "equal",
     "is_proxy",
     "shown",
@@ -456,6 +457,27 @@ class _Method:
 
     def __repr__(self) -> str:
         return f"<method {self.name} of a {self.owner._class}>"
+
+
+def drive(obj: Any, step: str, until: str, limit: int) -> int:
+    """Call ``obj.step()`` until ``obj.until()`` is true, at most ``limit`` times; return how
+    many calls it took (``limit`` if it never ended). For a kept object, one request.
+
+    >>> conn = LocalTransport("solitaire_ds")
+    >>> stack = ModuleProxy(conn, "structures.array_stack").ArrayStack([1, 2, 3])
+    >>> drive(stack, "pop", "is_empty", 10), len(stack)
+    (3, 0)
+    """
+    if isinstance(obj, ObjectProxy):
+        done = obj._ask("drive", until, limit, name=step)
+        if type(done) is not int:
+            raise TypeError(f"driving a {obj._class} answered {shown(done)}")
+        return done
+    for done in range(limit):
+        if getattr(obj, until)():
+            return done
+        getattr(obj, step)()
+    return limit
 
 
 def equal(a: Any, b: Any) -> bool:

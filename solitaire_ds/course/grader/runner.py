@@ -41,8 +41,8 @@ from pathlib import Path
 
 from solitaire_ds.course.catalog import EXERCISES, REPO_ROOT, Exercise, resolve_impl
 from solitaire_ds.course.config import Course
-from solitaire_ds.course.grader.judge import JudgeConfig, exercise_number, test_name
 from solitaire_ds.course.grader.messages import Event, ProtocolError
+from solitaire_ds.course.grader.plan import JudgeConfig, exercise_number, test_name
 from solitaire_ds.course.grader.sandbox import Sandbox, find_sandbox, python_executable
 from solitaire_ds.course.honesty import list_notes
 from solitaire_ds.course.markers import exercise_view, solution_view
@@ -248,6 +248,7 @@ def judge_arguments(files: Sequence[str], config: Path, ini: Path, collect_only:
         "-p", "_hypothesis_pytestplugin",
         "-p", "no:cacheprovider",
         "-p", "no:terminal",  # the results file is the only report
+        "--assert=plain",  # every contract assert says its own words: no rewriting to pay for
         "--grader-config", str(config),
         "--continue-on-collection-errors",
         *(["--collect-only"] if collect_only else []),

@@ -20,6 +20,7 @@ same process, where nobody is an adversary (:class:`~solitaire_ds.course.grader.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import sys
 import traceback
@@ -155,6 +156,7 @@ class Worker:
             "str": lambda: _checked_text(str(target), "__str__"),
             "eq": lambda: bool(target == args[0]),
             "snapshot": lambda: _Wire(_Snapshot(self).take(target)),
+            "drive": lambda: _drive(target, request.name, *args),
         }
         return actions[op]()
 
@@ -323,16 +325,46 @@ class Worker:
         while current is not None and seen < 5:
             try:
                 frames = [f for f in traceback.extract_tb(current.__traceback__)
-                          if os.path.realpath(f.filename).startswith(root)]
+                          if _real(f.filename).startswith(root)]
             except Exception:
                 return None
             if frames:
                 last = frames[-1]
-                relpath = os.path.relpath(os.path.realpath(last.filename), self.folder).replace(os.sep, "/")
+                relpath = os.path.relpath(_real(last.filename), self.folder).replace(os.sep, "/")
                 return Where(relpath[:300], int(last.lineno or 0), str(last.name)[:300])
             current = current.__cause__ or current.__context__
             seen += 1
         return None
+
+
+def _drive(target: Any, step: str, until: str, limit: int) -> int:
+    """Call ``target.step()`` until ``target.until()`` answers True, at most ``limit`` times;
+    return how many calls it took (``limit`` if it never answered True).
+
+    ``until`` must answer a bool. What the calls raise is raised, with a note saying how many
+    calls came before.
+    """
+    done = 0
+    try:
+        while done < limit:
+            over = getattr(target, until)()
+            if type(over) is not bool:
+                raise TypeError(f"{until}() returned {type(over).__name__}, not a bool")
+            if over:
+                return done
+            getattr(target, step)()
+            done += 1
+    except BaseException as exc:
+        if done and isinstance(exc, Exception):
+            exc.add_note(f"(after {done} calls of {step}())")
+        raise
+    return done
+
+
+@functools.lru_cache(maxsize=256)
+def _real(filename: str) -> str:
+    """``os.path.realpath``, once per file name (a traceback names the same few files)."""
+    return os.path.realpath(filename)
 
 
 class RandrangeOnly:
