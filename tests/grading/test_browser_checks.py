@@ -88,11 +88,11 @@ def test_play_on_a_broken_structure_raises_what_it_raises() -> None:
         play(1, source)
 
 
-def test_a_file_that_reaches_for_other_code_scores_zero_unrun_as_check_says(tmp_path: Path) -> None:
-    source = "import os\n" + _solution(1)  # the grader's screen: an exercise never needs os
-    report = run_checks(1, source, every=False)
-    assert report == _check(1, source, tmp_path)
-    assert "imports os (line 1)" in report
+def test_an_honest_import_is_graded_on_what_the_code_does_as_check_says(tmp_path: Path) -> None:
+    source = _solution(7) + "\nimport os\nimport sys\n"  # harmless imports: the score is the code's
+    report = run_checks(7, source, every=False)
+    assert report == _check(7, source, tmp_path)
+    assert "PASS" in report and "10/10" in report
 
 
 def test_play_takes_a_game_and_a_seed_and_names_no_temporary_folder() -> None:

@@ -36,3 +36,13 @@ def test_untouched_exercises_score_zero_on_every_exercise() -> None:
     assert not scored, f"the untouched skeletons pass some tests: {scored}"
     for r in result.exercises:
         assert "NotImplementedError" in r.summary or r.reason, r.summary
+
+
+def test_every_test_id_reads_as_plain_words() -> None:
+    # ids are shown to students (check, Gradescope): a card must read A♣, never A\u2663
+    from solitaire_ds.course.grader.runner import reference_tests
+
+    ids = [i for tests in reference_tests(available_exercises()).tests.values() for i in tests]
+    assert ids
+    escaped = [i for i in ids if "\\u" in i or "\\x" in i]
+    assert not escaped, escaped

@@ -86,6 +86,7 @@ class Judge:
         self.broken: dict[int, str] = {}
         self.failed: set[int] = set()
         self.not_run: set[str] = set()  # nodeids skipped: their exercise cannot go on
+        self.ids: dict[str, str] = {}  # nodeid -> the id reported (see report_id)
         self.outcomes: dict[str, str] = {}  # nodeid -> first failure message
         self.passed_call: set[str] = set()
         self.cpu_at_start: dict[str, float] = {}
@@ -168,13 +169,15 @@ class Judge:
         ok = nodeid in self.passed_call and nodeid not in self.outcomes
         message = self.outcomes.get(nodeid, "" if ok else "failed")
         if nodeid in self.not_run:
-            self.emit(Event("result", id=nodeid, exercise=number, ok=False, ran=False, message=message))
+            self.emit(Event("result", id=self.ids.get(nodeid, nodeid), exercise=number, ok=False, ran=False,
+                            message=message))
             return
         if not ok:
             self.failed.add(number)
         connection = self.connection(number)
         cpu = connection.test_cpu() if isinstance(connection, WorkerConnection) else 0.0
-        self.emit(Event("result", id=nodeid, exercise=number, ok=ok, ran=True, message=message, cpu=cpu))
+        self.emit(Event("result", id=self.ids.get(nodeid, nodeid), exercise=number, ok=ok, ran=True,
+                        message=message, cpu=cpu))
         with contextlib.suppress(WorkerStopped, RemoteError):
             connection.forget()
 
@@ -239,12 +242,31 @@ def not_its_own(answer: Any, names: list[str], relpath: str) -> str:
 JUDGE = pytest.StashKey[Judge]()
 
 
+def report_id(item: pytest.Item) -> str:
+    """The id a test is reported by: pytest's, except that an instructor's test file (which
+    lies outside the package, where pytest may name it by nothing) is ``instructor/<name>``."""
+    if item.path.parent.name == "instructor":
+        _, _, rest = item.nodeid.partition("::")
+        return f"instructor/{item.path.name}::{rest}"
+    return item.nodeid
+
+
 def active(config: pytest.Config) -> Judge | None:
     """Return the judge of this pytest run, or None when the run is not a grading run."""
     return config.stash.get(JUDGE, None)
 
 
 # -- hooks ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def impl(request: pytest.FixtureRequest) -> Submission:
+    """The code under test, for the instructor's own test files too (which lie outside the
+    package and its conftest): requests for it go to the exercise's worker."""
+    judge = active(request.config)
+    if judge is None:
+        raise pytest.UsageError("the impl fixture of the judge needs --grader-config")
+    return judge.submission
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -280,7 +302,8 @@ def _load_hypothesis_profile() -> None:
 def pytest_collection_finish(session: pytest.Session) -> None:
     judge = active(session.config)
     if judge is not None:
-        judge.emit(Event("collected", ids=tuple(item.nodeid for item in session.items)))
+        judge.ids = {item.nodeid: report_id(item) for item in session.items}
+        judge.emit(Event("collected", ids=tuple(judge.ids.values())))
 
 
 @pytest.hookimpl(tryfirst=True)

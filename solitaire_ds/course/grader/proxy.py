@@ -209,6 +209,10 @@ class Connection(ABC):
             return {"$tuple": [self.encode(v) for v in value]}
         if kind is Iteration:
             return {"$iter": [self.encode(v) for v in value.items]}
+        if kind is range:  # a test's natural argument: re-iterable, like a list
+            return list(value)
+        if isinstance(value, Iterator):  # a generator, map, zip...: an iterator in the worker too
+            return {"$iter": [self.encode(v) for v in value]}
         if kind is dict:
             if all(type(k) is str and not k.startswith("$") for k in value):
                 return {k: self.encode(v) for k, v in value.items()}

@@ -234,8 +234,8 @@ def _judge_environment() -> dict[str, str]:
     return env
 
 
-#: The judge's pytest settings: test ids keep their cards (``A♣``, not ``A\\u2663``).
-JUDGE_INI = "[pytest]\ndisable_test_id_escaping_and_forfeit_all_rights_to_community_support = true\n"
+#: The judge's pytest settings: none (the contract tests name their own ids, in plain words).
+JUDGE_INI = "[pytest]\n"
 
 
 def judge_arguments(files: Sequence[str], config: Path, ini: Path, collect_only: bool = False) -> list[str]:
