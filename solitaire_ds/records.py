@@ -219,6 +219,11 @@ def _new_game(record: Record, toolkit: Toolkit) -> Game:
     return cls(record.deck, options, toolkit=toolkit)
 
 
+def steps_of(record: Record, toolkit: Toolkit = DEFAULT_TOOLKIT) -> Iterator[tuple[Game, list[Event]]]:
+    """Re-play ``record`` step by step, each event checked; yield the game and its new events."""
+    return _steps(record, toolkit)
+
+
 def _steps(record: Record, toolkit: Toolkit = DEFAULT_TOOLKIT) -> Iterator[tuple[Game, list[Event]]]:
     """Re-play ``record`` step by step, checking each event; yield the game and new events.
 
@@ -348,6 +353,15 @@ def _header(game: Game, record: Record) -> list[str]:
         lines.append(f"Player: {record.player}")
     lines += [f"Deck (first card dealt first): {' '.join(c.label for c in record.deck)}", ""]
     return lines
+
+
+def plain_value(value: object) -> str:
+    """An option's value as the reports show it: ``yes``/``no``, ``none``, or the value.
+
+    >>> plain_value(False), plain_value(None), plain_value("left-face-up")
+    ('no', 'none', 'left-face-up')
+    """
+    return _plain(value)
 
 
 def _plain(value: object) -> str:

@@ -286,7 +286,8 @@ def test_the_docs_command_without_mkdocs_prints_one_line_and_exits_2(tmp_path: P
             "sys.exit(main(['docs']))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.returncode == 2
-    assert done.stderr == f"solitaire-ds: error: mkdocs is not installed: {INSTALL_HINT}\n"
+    assert done.stderr == (f"solitaire-ds docs: error: mkdocs is not installed: {INSTALL_HINT} "
+                           "(see solitaire-ds docs --help)\n")
 
 
 def test_the_home_page_quick_start_is_the_readmes() -> None:

@@ -61,7 +61,7 @@ def test_a_bad_decks_file_is_reported_with_its_line_and_nothing_is_played(
     path.write_text(f"{Deck.standard()}\nAS 2S\n", encoding="utf-8")
     status, out, err = run(capsys, "klondike", "--decks", str(path))
     assert status == 2 and out == ""
-    assert err.startswith(f"solitaire-ds: error: {path}, line 2: the deck has 2 cards, not 52")
+    assert err.startswith(f"solitaire-ds klondike: error: {path}, line 2: the deck has 2 cards, not 52")
     assert len(err.strip().splitlines()) == 1
 
 
@@ -70,7 +70,8 @@ def test_more_games_than_the_decks_file_holds_is_refused(
 ) -> None:
     status, out, err = run(capsys, "klondike", "--decks", str(decks_file), "--games", "4")
     assert status == 2 and out == ""
-    assert err.strip() == f"solitaire-ds: error: --games 4: {decks_file} holds only 3 decks"
+    assert err.strip() == (f"solitaire-ds klondike: error: --games 4: {decks_file} holds only 3 decks "
+                           "(see solitaire-ds klondike --help)")
 
 
 def test_a_decks_file_of_one_deck_is_counted_in_the_singular(
@@ -79,7 +80,8 @@ def test_a_decks_file_of_one_deck_is_counted_in_the_singular(
     path = tmp_path / "good.txt"
     path.write_text(f"{Deck.standard()}\n", encoding="utf-8")
     status, _, err = run(capsys, "klondike", "--decks", str(path), "--games", "2")
-    assert status == 2 and err.strip() == f"solitaire-ds: error: --games 2: {path} holds only 1 deck"
+    assert status == 2 and err.strip() == (f"solitaire-ds klondike: error: --games 2: {path} holds only 1 deck "
+                                           "(see solitaire-ds klondike --help)")
 
 
 def test_a_jsonl_file_that_cannot_be_written_is_refused_before_any_game(
@@ -87,7 +89,8 @@ def test_a_jsonl_file_that_cannot_be_written_is_refused_before_any_game(
 ) -> None:
     status, out, err = run(capsys, "simulate", "klondike", "--games", "3", "--jsonl", str(tmp_path))
     assert status == 2 and out == ""  # no report: nothing was played
-    assert err.strip() == f"solitaire-ds: error: --jsonl {tmp_path}: that is a folder; give a file name"
+    assert err.strip() == (f"solitaire-ds simulate: error: --jsonl {tmp_path}: that is a folder; give a file name "
+                           "(see solitaire-ds simulate --help)")
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -127,7 +130,7 @@ def test_the_report_shows_two_complete_records_then_the_money(
     assert totals[4].startswith(f"  net winnings: {sign}${abs(net)} in all ($156 paid, "
                                 f"${5 * sum(cards)} won); {sign}${abs(net) / 3:.2f} a game (95% CI ")
     assert len(totals) == 5  # the timing line is on stderr
-    assert err.startswith("time: ") and " games per second (1 worker); peak memory " in err
+    assert err.splitlines()[-1].startswith("time: ") and " games per second (1 worker); peak memory " in err
 
 
 def test_a_zero_net_carries_a_sign_too() -> None:
@@ -159,7 +162,7 @@ def test_the_same_seed_gives_the_same_report_whatever_the_workers(
     _, two, err = run(capsys, "klondike", "--games", "40", "--seed", "7", "--workers", "2",
                       "--jsonl", str(tmp_path / "two.jsonl"))
     assert one == two  # byte for byte: the timing line goes to stderr
-    assert err.startswith("time: ") and " games per second (2 workers); peak memory " in err
+    assert err.splitlines()[-1].startswith("time: ") and " games per second (2 workers); peak memory " in err
     assert (tmp_path / "one.jsonl").read_text() == (tmp_path / "two.jsonl").read_text()
     assert "Klondike for money: 40 games (seed 7)" in one
 
@@ -196,7 +199,7 @@ def test_the_progress_bar_counts_games(
     status, _, _ = run(capsys, "klondike", "--games", "4", "--seed", "1", "--show", "0")
     assert status == 0
     bar = terminal.getvalue()
-    assert "\rklondike [" in bar and "] 4/4 games, " in bar and "deals" not in bar
+    assert f"\r{Klondike.title} [" in bar and "] 4/4 games, " in bar and " elapsed" in bar and "deals" not in bar
 
 
 def test_jsonl_holds_one_result_per_game_in_deal_order(

@@ -50,7 +50,7 @@ from solitaire_ds.course import load_toolkit
 from solitaire_ds.games import GAMES, UnknownGame, game_class
 from solitaire_ds.games.base import Game, GameOptions, OptionError
 from solitaire_ds.games.klondike import PAYOUT, STAKE, Klondike, dollars
-from solitaire_ds.records import Record, RecordError, play_record, render_text, replay
+from solitaire_ds.records import Record, RecordError, plain_value, play_record, render_text, replay
 from solitaire_ds.simulate import (
     DealSource,
     DeckFileError,
@@ -61,8 +61,9 @@ from solitaire_ds.simulate import (
     seeded_deals,
     timing_line,
 )
+from solitaire_ds.story import tell
 from solitaire_ds.structures.toolkit import DEFAULT_TOOLKIT, Toolkit
-from solitaire_ds.text import shorten
+from solitaire_ds.text import colour_suits, fit, shorten, terminal_width, wants_colour
 
 #: The largest record ``replay`` reads: the longest game's record is well under 1 MB.
 MAX_RECORD_BYTES = 8 << 20
@@ -183,9 +184,11 @@ def _play(args: argparse.Namespace) -> int:
               f"  (structures from {toolkit.source}; run `solitaire-ds check` to find the bug)",
               file=sys.stderr)
         return 1
-    print(f"Deal: {origin}" + (f"; structures from {toolkit.source}" if toolkit != DEFAULT_TOOLKIT
-                               else ""))
-    print(render_text(record), end="")
+    width = terminal_width()
+    print(fit(f"Deal: {origin}" + (f"; structures from {toolkit.source}" if toolkit != DEFAULT_TOOLKIT
+                                   else ""), width))
+    told = fit(render_text(record), width) if args.record else tell(record, width)
+    print(colour_suits(told) if wants_colour(sys.stdout) else told, end="")
     if args.json is not None:
         write_output(args.json, record.dumps())
         print(f"Record written to {args.json}")
@@ -233,7 +236,7 @@ def _simulate(args: argparse.Namespace) -> int:
         check_output_path(args.jsonl, "--jsonl", [args.decks] if args.decks is not None else [])
     run = SimulationRun(cls.name, options.to_json(), player)
     started = time.perf_counter()
-    results = run_deals(run, sources, args.workers, ProgressBar(f"{cls.name}"))
+    results = run_deals(run, sources, args.workers, ProgressBar(cls.title))
     elapsed = time.perf_counter() - started
     if args.jsonl is not None:
         write_output(args.jsonl, "".join(json.dumps(r) + "\n" for r in results))
@@ -254,12 +257,12 @@ def summary(
     """Return the simulation summary (everything but the timing line)."""
     where = (f"decks from {args.decks}" if args.decks is not None
              else f"seed {args.seed if args.seed is not None else 0}")
-    opts = ", ".join(f"{k} = {v}" for k, v in options.to_json().items()) or "none"
+    opts = ", ".join(f"{k} = {plain_value(v)}" for k, v in options.to_json().items()) or "none"
     n = len(results)
     lines = [f"{cls.title}: {n} deal{'s' if n != 1 else ''} ({where}); options: {opts}"
              + (f"; player: {player}" if player else "")]
     lines += ["  " + line for line in cls.summarize(results)]
-    return "\n".join(lines)
+    return fit("\n".join(lines), terminal_width())
 
 
 # -- klondike: many games for money -------------------------------------------------
@@ -370,7 +373,7 @@ def run_report(args: argparse.Namespace) -> int:
         check_output_path(args.jsonl, "--jsonl", [args.decks] if args.decks is not None else [])
     started = time.perf_counter()
     results = run_deals(SimulationRun(Klondike.name, {}), sources, args.workers,
-                        ProgressBar(Klondike.name, unit="games"))
+                        ProgressBar(Klondike.title, unit="games"))
     elapsed = time.perf_counter() - started
     if args.jsonl is not None:
         write_output(args.jsonl, "".join(json.dumps(r) + "\n" for r in results))
@@ -448,6 +451,9 @@ def register(subparsers: Any) -> None:
     source.add_argument("--deck", help='the deck as 52 card codes, first dealt first: "AS 2H ..."')
     play.add_argument("--player", help="who decides, in games with decisions "
                       "(interactive on a terminal, else greedy; or solver)")
+    play.add_argument("--record", action="store_true",
+                      help="print the full record: every event, and the board after each step "
+                           "(by default, the game is told in about a screenful)")
     play.add_argument("--json", type=Path, metavar="FILE", help="also write the record as JSON")
     play.add_argument("--impl", default="solitaire_ds", metavar="PATH",
                       help="build the game from these structures: a folder laid out like "
@@ -460,7 +466,7 @@ def register(subparsers: Any) -> None:
     sim = subparsers.add_parser(
         "simulate", help="play many deals and summarize the results",
         description="Play many deals (random from --seed, or from --decks FILE) and print a "
-        "summary with 95%% intervals. Same seed, same results, whatever --workers.")
+        "summary with 95% intervals. Same seed, same results, whatever --workers.")
     sim.add_argument("game", help=f"one of: {games}")
     sim.add_argument("--games", type=game_count,
                      help=f"how many deals (default 1000, at most {MAX_GAMES:,})")

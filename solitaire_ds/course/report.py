@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from solitaire_ds.course.results import ExerciseResult, SubmissionResult
+from solitaire_ds.text import fit
 
 __all__ = ["check_text", "csv_text", "feedback_markdown", "gradescope_json", "score_table"]
 
@@ -70,7 +71,7 @@ def score_table(result: SubmissionResult) -> str:
 _STATUS = {"pass": "PASS", "partial": "FAIL", "fail": "FAIL", "error": "ERROR"}
 
 
-def check_text(result: SubmissionResult, every: bool = False) -> str:
+def check_text(result: SubmissionResult, every: bool = False, width: int = 80) -> str:
     """Return the student's report: a pass/fail table, then each first failing example.
 
     >>> from solitaire_ds.course.catalog import exercise
@@ -81,6 +82,9 @@ def check_text(result: SubmissionResult, every: bool = False) -> str:
        1  ArrayStack: a stack in a resizing array       PASS    17/17   10/10
     <BLANKLINE>
     Exercise 1 passes every test. Well done!
+    Next: exercise 2, LinkedStack: a stack of linked nodes.
+    Its tutorial is "Exercise 2" on the course site; when it is written, run:
+      solitaire-ds check 2
     """
     lines = [f"  {'#':>2}  {'exercise':<{_TITLE_WIDTH}}  result  tests  points"]
     for r in result.exercises:
@@ -111,6 +115,7 @@ def check_text(result: SubmissionResult, every: bool = False) -> str:
             lines.append(f"Exercise {result.exercises[0].exercise.number} passes every test. Well done!")
         else:
             lines.append(f"All {passing} exercises pass every test. Well done!")
+        lines.append(_next_step(max(r.exercise.number for r in result.exercises)))
     else:
         n = failing[0].exercise.number
         lines.append(
@@ -118,7 +123,20 @@ def check_text(result: SubmissionResult, every: bool = False) -> str:
             f"failure above, then run 'solitaire-ds check {n}' again."
         )
     lines.extend(f"note: {note}" for note in result.notes)
-    return "\n".join(lines)
+    return fit("\n".join(lines), width)
+
+
+def _next_step(done: int) -> str:
+    """What comes after exercise ``done`` passes: the next exercise, or the games."""
+    from solitaire_ds.course.catalog import EXERCISES
+
+    later = [ex for ex in EXERCISES if ex.number > done]
+    if not later:
+        return ("Next: that was the last exercise. Watch the games run on your own code: "
+                "solitaire-ds play perpetual-motion --impl .")
+    ex = later[0]
+    return (f"Next: exercise {ex.number}, {ex.title}.\nIts tutorial is \"Exercise {ex.number}\" on the "
+            f"course site; when it is written, run:\n  solitaire-ds check {ex.number}")
 
 
 def gradescope_json(

@@ -330,7 +330,8 @@ def test_a_course_file_that_would_fail_on_gradescope_is_refused_before_the_zip(
     assert main(["autograder", "gradescope", "--exercises", "1-2", "--out", str(bundle),
                  "--course", str(tmp_path / "course.toml")]) == 2
     out, err = capsys.readouterr()
-    assert err.startswith(f"solitaire-ds: error: {tmp_path / 'course.toml'}: exercise.2.weights: '*no_such_test*' "
+    assert err.startswith(f"solitaire-ds autograder: error: {tmp_path / 'course.toml'}: "
+                          "exercise.2.weights: '*no_such_test*' "
                           "matches none of exercise 2's") and err.count("\n") == 1
     assert out == "" and sorted(p.name for p in tmp_path.iterdir()) == ["course.toml"]  # no zip, no partial one
 

@@ -1,0 +1,96 @@
+"""The terminal a newcomer meets: the first screen teaches the structures, 80 columns, conventions."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from solitaire_ds.cli import main
+
+WIDTH = 80
+
+
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, *argv: str) -> tuple[int, str, str]:
+    monkeypatch.setenv("COLUMNS", str(WIDTH))
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def _fits(text: str, width: int = WIDTH) -> None:
+    wide = [line for line in text.splitlines() if len(line) > width]
+    assert not wide, f"{len(wide)} lines wider than {width} columns, the first: {wide[0]!r}"
+
+
+def test_the_quick_start_game_fits_a_screenful_and_names_the_structures(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out, _ = run(capsys, monkeypatch, "play", "perpetual-motion", "--seed", "1")
+    assert status == 0
+    _fits(out)
+    assert len(out.splitlines()) <= 80
+    assert "pile 1 (Stack):" in out and "stock (Queue):" in out
+    assert "popped onto the stock" in out or "piles popped" in out  # the gather, in the structures' words
+    assert "Result: lost" in out and "--record" in out  # the result, and the way to the full record
+
+
+@pytest.mark.parametrize("game", ["idiots-delight", "aces-up", "klondike"])
+def test_every_game_is_told_in_80_columns_with_its_structures(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, game: str) -> None:
+    status, out, _ = run(capsys, monkeypatch, "play", game, "--seed", "1")
+    assert status == 0
+    _fits(out)
+    assert len(out.splitlines()) <= 110
+    assert "(Stack" in out and "(Queue)" in out
+
+
+def test_the_full_record_is_one_flag_away_and_fits_too(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    status, out, _ = run(capsys, monkeypatch, "play", "perpetual-motion", "--seed", "1", "--record")
+    assert status == 0 and len(out.splitlines()) > 500
+    _fits(out)
+
+
+def test_exercises_list_check_and_simulate_fit_80_columns(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    assert main(["exercises", "init", str(tmp_path / "mine")]) == 0
+    capsys.readouterr()
+    monkeypatch.chdir(tmp_path / "mine")
+    status, out, _ = run(capsys, monkeypatch, "exercises", "list")
+    assert status == 0 and "structures/array_stack.py" in out
+    _fits(out)
+    status, out, _ = run(capsys, monkeypatch, "check", "7")
+    assert status == 1 and "NotImplementedError" in out
+    _fits(out)
+    status, out, _ = run(capsys, monkeypatch, "simulate", "aces-up", "--games", "50")
+    assert status == 0 and "scores" in out
+    _fits(out)
+    assert "aces_only = no" in out  # options are shown one way: as play shows them
+
+
+def test_version_and_a_misspelled_game(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    from solitaire_ds import __version__
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"solitaire-ds {__version__}"
+    status, _, err = run(capsys, monkeypatch, "play", "perpetual-motoin")
+    assert status == 2
+    assert err.startswith("solitaire-ds play: error: unknown game 'perpetual-motoin' (did you mean 'perpetual-motion'?")
+    assert err.rstrip().endswith("(see solitaire-ds play --help)") and err.count("\n") == 1
+    status, out, _ = run(capsys, monkeypatch, "play", "Aces-Up", "--seed", "2")  # names are not case-sensitive
+    assert status == 0 and "Aces Up" in out
+
+
+def test_simulate_off_a_terminal_writes_a_few_progress_lines(tmp_path: Path) -> None:
+    err = tmp_path / "err.txt"
+    with err.open("w") as stream:
+        done = subprocess.run([sys.executable, "-m", "solitaire_ds", "simulate", "aces-up", "--games", "1000"],
+                              stdout=subprocess.DEVNULL, stderr=stream, check=False,
+                              env={**os.environ, "COLUMNS": "80"})
+    assert done.returncode == 0
+    lines = [line for line in err.read_text(encoding="utf-8").splitlines() if "of 1,000 deals" in line]
+    assert 1 <= len(lines) <= 20, lines  # alive, not flooding the log
+    assert lines[-1].startswith("Aces Up: 1,000 of 1,000 deals") and "elapsed" in lines[-1]
