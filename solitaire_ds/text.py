@@ -11,7 +11,7 @@ that many lines plus one saying how many were left out), so a
 
 from __future__ import annotations
 
-__all__ = ["colour_suits", "fit", "shorten", "shown", "terminal_width", "wants_colour"]
+__all__ = ["colour_suits", "fit", "shorten", "shown", "terminal_width", "tilde", "wants_colour"]
 
 
 def shorten(text: str, limit: int = 200, *, max_lines: int | None = None) -> str:
@@ -117,3 +117,18 @@ def colour_suits(text: str) -> str:
     import re
 
     return re.sub(r"(?<![\w♣♦♥♠])((?:10|[2-9AJQK])[♥♦])", "\x1b[31m\\1\x1b[0m", text)
+
+
+def tilde(text: str) -> str:
+    """``text`` with the user's home folder written ``~``, as a shell shows it (shorter lines).
+
+    >>> import os
+    >>> tilde(os.path.expanduser("~/my-exercises")) == "~/my-exercises"
+    True
+    """
+    import os
+
+    home = os.path.expanduser("~")
+    if home in ("", "/", "~"):
+        return text
+    return text.replace(home.rstrip("/") + "/", "~/")

@@ -400,7 +400,7 @@ def test_the_terminal_session_is_the_real_command_with_each_answer_after_its_pro
     session = text[text.index("```text"):text.index("```\n", text.index("```text") + 3)]
     assert "Your move: 1\n" in session and "Your move: q" in session
     assert session.index("Your move: u\nUndone") > session.index("Your move: 1\n")
-    assert "Result: won = no" in text.split("Your move: q")[1]  # the record, after the session
+    assert "Result: lost: 52 cards left" in text.split("Your move: q")[1]  # the game told, after the session
 
 
 def test_the_terminal_page_is_linked_from_the_games_that_take_decisions() -> None:

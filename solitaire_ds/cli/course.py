@@ -30,7 +30,7 @@ from solitaire_ds.course.markers import MarkerError
 from solitaire_ds.course.report import check_text, csv_text, feedback_markdown, gradescope_json, score_table
 from solitaire_ds.course.results import Limits, SubmissionResult
 from solitaire_ds.course.status import Status, checked, remember, statuses
-from solitaire_ds.text import fit, shown, terminal_width
+from solitaire_ds.text import fit, shown, terminal_width, tilde
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -256,7 +256,7 @@ def _list(args: argparse.Namespace) -> int:
                   "DIR.", width))
         return 0
     folder, states = found
-    print(fit(f"Your exercises in {folder}:", width))
+    print(fit(f"Your exercises in {tilde(str(folder))}:", width))
     print("\n".join(exercise_table([(s.exercise, s.shown) for s in states], width)))
     done = sum(s.state == "passed" for s in states)
     print(fit(f"\n{done} of {len(states)} passed. Run 'solitaire-ds check N' to see exercise N's failing tests.",
@@ -447,7 +447,7 @@ def _check(args: argparse.Namespace) -> int:
             raise UsageError(f"no exercise files here; {below[0].name}/ holds yours: "
                              f"cd {shlex.quote(below[0].name)} && {command}")
     limits = _limits(args)
-    print(fit(f"Checking {folder} on {len(chosen)} exercise(s)...", terminal_width()), flush=True)
+    print(fit(f"Checking {tilde(str(folder))} on {len(chosen)} exercise(s)...", terminal_width()), flush=True)
     runner = _runner()
     try:
         result = runner.grade_submission(folder, chosen, limits)

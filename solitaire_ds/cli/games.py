@@ -63,7 +63,7 @@ from solitaire_ds.simulate import (
 )
 from solitaire_ds.story import tell
 from solitaire_ds.structures.toolkit import DEFAULT_TOOLKIT, Toolkit
-from solitaire_ds.text import colour_suits, fit, shorten, terminal_width, wants_colour
+from solitaire_ds.text import colour_suits, fit, shorten, terminal_width, tilde, wants_colour
 
 #: The largest record ``replay`` reads: the longest game's record is well under 1 MB.
 MAX_RECORD_BYTES = 8 << 20
@@ -185,7 +185,7 @@ def _play(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 1
     width = terminal_width()
-    print(fit(f"Deal: {origin}" + (f"; structures from {toolkit.source}" if toolkit != DEFAULT_TOOLKIT
+    print(fit(f"Deal: {origin}" + (f"; structures from {tilde(toolkit.source)}" if toolkit != DEFAULT_TOOLKIT
                                    else ""), width))
     told = fit(render_text(record), width) if args.record else tell(record, width)
     print(colour_suits(told) if wants_colour(sys.stdout) else told, end="")
