@@ -37,7 +37,17 @@ FORMAT = 1
 
 
 class RecordError(ValueError):
-    """A record that cannot be read or does not replay; the message says where and why."""
+    """A record that cannot be read or does not replay; the message says where and why.
+
+    For an event that differs from what the rules give, ``recorded`` and ``expected`` hold
+    the two events (else None).
+    """
+
+    def __init__(self, message: str, recorded: dict[str, Any] | None = None,
+                 expected: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.recorded = recorded
+        self.expected = expected
 
 
 @dataclass
@@ -271,9 +281,11 @@ def _verified(game: Game, events: list[Event], start: int) -> list[Event]:
             raise RecordError(f"event {number}: the record ends early; the game goes on with "
                               f"{game.describe(event)!r}")
         if not _same(events[number - 1], event):
-            raise RecordError(f"event {number}: the record says {_quoted(events[number - 1])}, "
+            recorded = events[number - 1]
+            raise RecordError(f"event {number}: the record says {_quoted(recorded)}, "
                               f"but the rules give {_quoted(event)}"
-                              f"{_where_different(events[number - 1], event)}")
+                              f"{_where_different(recorded, event)}",
+                              recorded if isinstance(recorded, dict) else None, event)
     return new
 
 

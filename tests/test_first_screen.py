@@ -94,3 +94,25 @@ def test_simulate_off_a_terminal_writes_a_few_progress_lines(tmp_path: Path) -> 
     lines = [line for line in err.read_text(encoding="utf-8").splitlines() if "of 1,000 deals" in line]
     assert 1 <= len(lines) <= 20, lines  # alive, not flooding the log
     assert lines[-1].startswith("Aces Up: 1,000 of 1,000 deals") and "elapsed" in lines[-1]
+
+
+def test_replay_knows_a_results_file_and_shows_a_rejection_side_by_side(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import json
+
+    results = tmp_path / "results.jsonl"
+    assert run(capsys, monkeypatch, "simulate", "aces-up", "--games", "3", "--jsonl", str(results))[0] == 0
+    status, _, err = run(capsys, monkeypatch, "replay", str(results))
+    assert status == 2 and f"{results} is a results file" in err and "play --json FILE" in err
+    game = tmp_path / "game.json"
+    assert run(capsys, monkeypatch, "play", "aces-up", "--seed", "3", "--json", str(game))[0] == 0
+    data = json.loads(game.read_text(encoding="utf-8"))
+    discard = next(e for e in data["events"] if e["type"] == "discard")
+    discard["piles"] = [9]
+    game.write_text(json.dumps(data), encoding="utf-8")
+    status, _, err = run(capsys, monkeypatch, "replay", str(game), "--quiet")
+    assert status == 1
+    first, *table = err.splitlines()
+    assert "rejected: event" in first and table[0].split() == ["key", "the", "record", "says", "the", "rules", "give"]
+    _fits("\n".join(table))
+    assert any(line.startswith("* piles ") and "[9]" in line for line in table)

@@ -395,11 +395,16 @@ def _replay(args: argparse.Namespace) -> int:
         data = path.read_bytes()
     except OSError as exc:  # no such file, a folder, no permission: misuse of the command
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if _is_results_file(data):
+        raise UsageError(f"{path} is a results file (one game's result a line, as simulate --jsonl "
+                         "writes); replay reads one game's record, as play --json FILE writes it")
     try:
         record = replay(_load_record(data))
-        text = "" if args.quiet else render_text(record)
+        text = "" if args.quiet else fit(render_text(record), terminal_width())
     except RecordError as exc:
-        print(f"{path}: rejected: {exc}", file=sys.stderr)
+        print(f"{path}: rejected: {exc.args[0]}", file=sys.stderr)  # one line, for a script to read
+        if exc.recorded is not None and exc.expected is not None:  # the two events side by side, a key a line
+            print(side_by_side(exc.recorded, exc.expected, terminal_width()), file=sys.stderr)
         return 1
     except Exception as exc:  # a corrupt record can break the reader anywhere: never a traceback
         print(f"{path}: rejected: the record cannot be read "
@@ -408,6 +413,41 @@ def _replay(args: argparse.Namespace) -> int:
     print(text, end="")
     print(f"{path}: verified: {len(record.events)} events replay exactly")
     return 0
+
+
+def _is_results_file(data: bytes) -> bool:
+    """Whether ``data`` is a file of results, one JSON object a line (``simulate --jsonl``)."""
+    lines = data[:1 << 16].splitlines()
+    if len(lines) < 2:
+        return False
+    try:
+        first = json.loads(lines[0])
+    except ValueError:
+        return False
+    return isinstance(first, dict) and "events" not in first and "seed" in first
+
+
+def side_by_side(recorded: dict[str, Any], expected: dict[str, Any], width: int = 80) -> str:
+    """The record's event and the rules' event as two columns, one key a line, differences marked.
+
+    >>> print(side_by_side({"type": "move", "to": 3}, {"type": "move", "to": 4}))
+      key   the record says                    the rules give
+      type  'move'                             'move'
+    * to    3                                  4
+    """
+    keys = list(dict.fromkeys([*expected, *recorded]))
+    key_width = max(len("key"), *(len(str(k)) for k in keys))
+    column = max(12, (width - key_width - 6) // 2)
+
+    def cell(event: dict[str, Any], key: str) -> str:
+        text = repr(event[key]) if key in event else "(none)"
+        return text if len(text) <= column - 1 else text[: column - 4] + "..."
+
+    lines = [f"  {'key':<{key_width}}  {'the record says':<{column}}the rules give"]
+    for key in keys:
+        mark = " " if recorded.get(key, object()) == expected.get(key, object()) else "*"
+        lines.append(f"{mark} {key:<{key_width}}  {cell(recorded, key):<{column}}{cell(expected, key)}".rstrip())
+    return "\n".join(lines)
 
 
 def _load_record(data: bytes) -> Record:
