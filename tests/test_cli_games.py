@@ -46,8 +46,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
      (["simulate", "aces-up", "--games", "9" * 5000],  # shown cut short, not 5000 digits
       "argument --games: '" + "9" * 37 + "...' is far too large"),
      (["simulate", "aces-up", "--games", "9" * 4000], "argument --games: '" + "9" * 37 + "...' is more"),
-     (["simulate", "perpetual-motion", "--games", "3", "--show", "1"],
-      "--show applies to klondike only: perpetual-motion prints a summary"),
+     (["simulate", "perpetual-motion", "--decks", "decks.txt", "--seed", "1"],
+      "--decks plays the file's decks: give no --seed with it"),
      (["play", "perpetual-motion", "--seed", "1", "--deck", "AS"], "not allowed with argument")],
 )
 def test_misuse_gives_one_line_and_status_2(

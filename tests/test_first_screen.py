@@ -116,3 +116,18 @@ def test_replay_knows_a_results_file_and_shows_a_rejection_side_by_side(
     assert "rejected: event" in first and table[0].split() == ["key", "the", "record", "says", "the", "rules", "give"]
     _fits("\n".join(table))
     assert any(line.startswith("* piles ") and "[9]" in line for line in table)
+
+
+@pytest.mark.parametrize("game", ["perpetual-motion", "aces-up", "klondike"])
+def test_show_decks_and_games_mean_the_same_for_every_game(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, game: str) -> None:
+    from solitaire_ds.cards import Deck
+
+    decks = tmp_path / "decks.txt"
+    decks.write_text("".join(f"{Deck.shuffled(seed)}\n" for seed in range(3)), encoding="utf-8")
+    status, out, _ = run(capsys, monkeypatch, "simulate", game, "--decks", str(decks), "--games", "2",
+                         "--show", "1")
+    assert status == 0
+    _fits(out)
+    assert "=== Game 1 of 2 (line 1 of the decks file) ===" in out and "=== Game 2" not in out
+    assert f"2 {'games' if game == 'klondike' else 'deals'} (decks from {decks})" in " ".join(out.split())

@@ -110,8 +110,9 @@ def test_the_report_shows_two_complete_records_then_the_money(
 ) -> None:
     status, out, err = run(capsys, "klondike", "--decks", str(decks_file))
     assert status == 0
-    assert out.startswith(f"Klondike for money: 3 games (decks from {decks_file}); the player "
-                          "pays $52 a game and wins $5 a card played to the foundations\n")
+    heading = " ".join(out.split("\n\n")[0].split())  # wrapped at words to the terminal's width
+    assert heading == (f"Klondike for money: 3 games (decks from {decks_file}); the player "
+                       "pays $52 a game and wins $5 a card played to the foundations")
     assert out.count("=== Game ") == 2
     assert "=== Game 1 of 3 (line 2 of the decks file) ===" in out
     assert "=== Game 3 of 3" not in out
@@ -123,7 +124,8 @@ def test_the_report_shows_two_complete_records_then_the_money(
     cards = [Klondike(Deck.parse(line)).run()["to_foundation"]
              for line in decks_file.read_text(encoding="utf-8").splitlines()[1:] if line]
     net = sum(5 * c - 52 for c in cards)
-    totals = out[out.index("All 3 games:"):].splitlines()
+    # the totals, their wrapped lines joined (each wraps at words to the terminal's width)
+    totals = out[out.index("All 3 games:"):].replace("\n    ", " ").splitlines()
     assert totals[1] == "  games played: 3"
     assert totals[3].startswith(f"  cards played to the foundations: {sum(cards)} in all, ")
     sign = "+" if net > 0 else "-"

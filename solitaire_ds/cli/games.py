@@ -9,17 +9,13 @@ the counts (``--games`` up to :data:`MAX_GAMES`, ``--workers`` up to :func:`max_
 the rule options, and the folder of a ``--json``/``--jsonl`` file. The report goes to
 stdout and depends only on the deals; the timing line goes to stderr.
 
-``klondike`` plays many games of Klondike for money. Its report is a function of the deals
-alone: the games are played in worker processes without records; the first ``--show``
-games are then played again, recorded, in this process. So the same seed (or decks file)
-gives the same report, byte for byte, whatever ``--workers`` is. The report holds, in
-order: a heading (how many games, where the deals come from, the stakes); a complete
-record of each of the first ``--show`` games (default 2: the layout after the deal, every
-move with the number of the rule that chose it, the board after each stock card is turned,
-the final board and that game's dollars); the totals (games played, games won, cards
-played to the foundations, and the net winnings in all and per game, with a sign and a
-95% interval for the per-game mean). ``solitaire-ds simulate klondike`` prints the same
-report and takes the same options, ``--show`` included (see :func:`run_report`).
+``simulate`` takes the same options for every game: the deals from ``--seed`` or from a
+``--decks`` file (``--games N``: the first N), and ``--show K``, the first K games told
+before the summary. The results are played in worker processes without records; the games
+shown are played again, recorded, in this process, so the same seed (or decks file) gives
+the same output, byte for byte, whatever ``--workers`` is. ``klondike`` is ``simulate
+klondike``: its summary is the money report of :mod:`solitaire_ds.games.money`, which shows
+the whole record of the first two games by default.
 """
 
 from __future__ import annotations
@@ -49,7 +45,8 @@ from solitaire_ds.cli.args import (
 from solitaire_ds.course import load_toolkit
 from solitaire_ds.games import GAMES, UnknownGame, game_class
 from solitaire_ds.games.base import Game, GameOptions, OptionError
-from solitaire_ds.games.klondike import PAYOUT, STAKE, Klondike, dollars
+from solitaire_ds.games.klondike import PAYOUT, STAKE, Klondike
+from solitaire_ds.games.money import DEFAULT_SHOW, origin, report
 from solitaire_ds.records import Record, RecordError, plain_value, play_record, render_text, replay
 from solitaire_ds.simulate import (
     DealSource,
@@ -212,21 +209,10 @@ def _where(exc: BaseException) -> str:
 
 def _simulate(args: argparse.Namespace) -> int:
     cls = _game(args.game)
-    if cls.name == "klondike":  # Klondike is played for money: its own report
+    if cls.name == "klondike":  # Klondike is played for money: its report is its summary
         return run_report(args)
-    if args.show is not None:
-        raise UsageError(f"--show applies to klondike only: {cls.name} prints a summary")
     options = _options(cls, args)
-    if args.decks is not None:
-        if args.seed is not None or args.games is not None:
-            raise UsageError("--decks plays the file's decks: give no --seed or --games with it")
-        try:
-            sources: Sequence[DealSource] = read_decks(args.decks)
-        except DeckFileError as exc:
-            raise UsageError(str(exc)) from None
-    else:
-        sources = seeded_deals(args.seed if args.seed is not None else 0,
-                               args.games if args.games is not None else 1000)
+    sources, _ = _sources(args)  # --seed or --decks, and --games, as for every game
     player_name = args.player if args.player or not cls.has_decisions else "greedy"
     chosen = _choose(cls, player_name)
     player = chosen[1] if chosen is not None else None
@@ -240,6 +226,12 @@ def _simulate(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     if args.jsonl is not None:
         write_output(args.jsonl, "".join(json.dumps(r) + "\n" for r in results))
+    width = terminal_width()
+    for number, source in enumerate(sources[: args.show or 0], start=1):  # --show K: the first K told
+        game = cls(source.make_deck(), options)
+        record = play_record(game, chosen[0] if chosen is not None else None, player)
+        print(fit(f"=== Game {number} of {len(sources)} ({origin(source, cls.name)}) ===", width), "", sep="\n")
+        print(tell(record, width))
     print(summary(cls, options, player, sources, results, args))
     # The timing differs from run to run and with --workers: stderr, so stdout does not.
     print(timing_line(len(results), elapsed, args.workers), file=sys.stderr)
@@ -269,10 +261,6 @@ def summary(
 
 #: Games played when ``--games`` is not given (with a seed).
 DEFAULT_GAMES = 1000
-#: Games whose whole record is shown when ``--show`` is not given (the rule text asks for 2).
-DEFAULT_SHOW = 2
-
-
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'s' if count != 1 else ''}"
 
@@ -306,52 +294,6 @@ def _refuse_other_options(args: argparse.Namespace) -> None:
             raise UsageError(f"--{key[4:].replace('_', '-')} does not apply to klondike")
 
 
-def _origin(source: DealSource) -> str:
-    if source.seed is not None:
-        return f"seed {source.seed}; alone: solitaire-ds play klondike --seed {source.seed}"
-    return f"line {source.line} of the decks file"
-
-
-def report(
-    sources: Sequence[DealSource],
-    results: Sequence[dict[str, Any]],
-    show: int = DEFAULT_SHOW,
-    where: str = "",
-) -> str:
-    """Return the whole report for ``results`` (one per source, in deal order).
-
-    The first ``show`` deals are played again with their records. Nothing here depends
-    on how the results were computed, so the text is the same for any number of workers.
-
-    >>> from solitaire_ds.simulate import seeded_deals
-    >>> deals = seeded_deals(1, 3)
-    >>> results = [Klondike(d.make_deck(), record=False).run() for d in deals]
-    >>> print(report(deals, results, show=0, where="seed 1"))  # doctest: +ELLIPSIS
-    Klondike for money: 3 games (seed 1); the player pays $52 a game and wins $5 a card ...
-    <BLANKLINE>
-    All 3 games:
-      games played: 3
-      won: 0.00% (95% CI 0.00%-56.15%, 0 of 3)
-    ...
-    """
-    n = len(results)
-    lines = [f"Klondike for money: {_plural(n, 'game')}"
-             + (f" ({where})" if where else "")
-             + f"; the player pays ${STAKE} a game and wins ${PAYOUT} a card played to the "
-             "foundations", ""]
-    for number, source in enumerate(sources[:show], start=1):
-        record = play_record(Klondike(source.make_deck()))
-        res = record.result
-        lines += [f"=== Game {number} of {n} ({_origin(source)}) ===", ""]
-        lines += render_text(record).splitlines()
-        lines += ["", f"Game {number}: {res['to_foundation']} cards to the foundations; "
-                  f"paid ${STAKE}, won ${PAYOUT * res['to_foundation']}: "
-                  f"net {dollars(res['net'])}", ""]
-    lines.append(f"All {_plural(n, 'game')}:")
-    lines += ["  " + line for line in Klondike.summarize(results)]
-    return "\n".join(lines)
-
-
 def run_report(args: argparse.Namespace) -> int:
     """Handle ``klondike`` (and ``simulate klondike``): play, report, time; return 0.
 
@@ -377,7 +319,7 @@ def run_report(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - started
     if args.jsonl is not None:
         write_output(args.jsonl, "".join(json.dumps(r) + "\n" for r in results))
-    print(report(sources, results, DEFAULT_SHOW if show is None else show, where))
+    print(fit(report(sources, results, DEFAULT_SHOW if show is None else show, where), terminal_width()))
     # The timing differs from run to run and with --workers: stderr, so stdout does not.
     print(timing_line(len(results), elapsed, args.workers, "games"), file=sys.stderr)
     return 0
@@ -519,7 +461,8 @@ def register(subparsers: Any) -> None:
                      help="write one JSON object per deal, in deal order")
     sim.add_argument("--player", help=f"who decides, in games with decisions ({_deciding_players()})")
     sim.add_argument("--show", type=show_count, metavar="K",
-                     help="klondike: print the whole record of the first K games (default 2)")
+                     help="tell the first K games before the summary (default 0; klondike: "
+                          f"their whole records, default {DEFAULT_SHOW})")
     add_option_flags(sim)
     sim.set_defaults(handler=_simulate)
 
