@@ -131,3 +131,22 @@ def test_show_decks_and_games_mean_the_same_for_every_game(
     _fits(out)
     assert "=== Game 1 of 2 (line 1 of the decks file) ===" in out and "=== Game 2" not in out
     assert f"2 {'games' if game == 'klondike' else 'deals'} (decks from {decks})" in " ".join(out.split())
+
+
+def test_the_completion_script_completes_commands_games_and_options(tmp_path: Path) -> None:
+    from solitaire_ds.cli import build_parser
+    from solitaire_ds.cli.completion import script
+
+    path = tmp_path / "completion.sh"
+    path.write_text(script(build_parser(), "bash"), encoding="utf-8")
+
+    def complete(*words: str) -> list[str]:
+        line = " ".join(words)
+        done = subprocess.run(["bash", "-c", f"source {path}; COMP_WORDS=({line}); COMP_CWORD={len(words) - 1}; "
+                               '_solitaire_ds; echo "${COMPREPLY[@]}"'], capture_output=True, text=True, check=True)
+        return done.stdout.split()
+
+    assert complete("solitaire-ds", "pl") == ["play"]
+    assert complete("solitaire-ds", "play", "aces") == ["aces-up"]
+    assert "--seed" in complete("solitaire-ds", "simulate", "klondike", "--s")
+    assert complete("solitaire-ds", "exercises", "in") == ["init"]

@@ -5,6 +5,7 @@ One module per command group adds its sub-commands with ``register(subparsers)``
 * :mod:`solitaire_ds.cli.games` -- ``play``, ``replay``, ``simulate``, ``klondike``;
 * :mod:`solitaire_ds.cli.course` -- ``exercises``, ``check``, ``grade``;
 * :mod:`solitaire_ds.cli.docs` -- ``docs``;
+* :mod:`solitaire_ds.cli.completion` -- ``completion``, the shell completion script;
 
 and :mod:`solitaire_ds.cli.args` holds what they share: the argument types, the
 one-line :class:`UsageError` and the output-file helpers. Nothing below this package
@@ -19,7 +20,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from solitaire_ds.cli import course, docs, games
+from solitaire_ds.cli import completion, course, docs, games
 from solitaire_ds.cli.args import Parser, UsageError, check_output_path, write_output
 
 __all__ = ["UsageError", "build_parser", "check_output_path", "main", "write_output"]
@@ -45,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for group in (games, course, docs):
         group.register(subparsers)
+    completion.register(subparsers, parser)
     return parser
 
 

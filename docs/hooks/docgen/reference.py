@@ -100,7 +100,7 @@ API_SECTIONS: list[tuple[str, list[str]]] = [
                             "solitaire_ds.course.contracts.structure_machines",
                             "solitaire_ds.course.contracts.pinned"]),
     ("The command line", ["solitaire_ds.cli", "solitaire_ds.cli.args", "solitaire_ds.cli.games",
-                          "solitaire_ds.cli.course", "solitaire_ds.cli.docs"]),
+                          "solitaire_ds.cli.course", "solitaire_ds.cli.docs", "solitaire_ds.cli.completion"]),
 ]
 
 
