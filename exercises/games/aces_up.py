@@ -301,7 +301,7 @@ class AcesUp(FourPileGame):
         n = len(results)
         wins = sum(1 for r in results if r["won"])
         scores = [r["score"] for r in results]
-        mean, lo, hi = mean_interval(scores)
+        mean, lo, hi = mean_interval(scores, within=(0, 48))
         every = ", ".join(f"{score}: {count}" for score, count in sorted(Counter(scores).items()))
         return [f"won:   {format_rate(wins, n)}",
                 f"score: mean {mean:.2f} ({format_interval(lo, hi)})",

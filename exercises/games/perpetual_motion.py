@@ -162,8 +162,9 @@ class PerpetualMotion(FourPileGame):
             self._check_cycle()
             if self.won is None:
                 self.round += 1
-                self.emit({"type": "gather", "round": self.round, "reading": self.options.gather,
-                           "stock": [c.code for c in self.stock]})
+                if self.recording:
+                    self.emit({"type": "gather", "round": self.round, "reading": self.options.gather,
+                               "stock": [c.code for c in self.stock]})
         if self.won is not None:
             self.emit({"type": "result", **self.result()})
 

@@ -145,7 +145,8 @@ class PerpetualMotion(FourPileGame):
             pile.push(card)
             dealt.append(card)
         self.deals += 1
-        self.emit({"type": "deal", "deal": self.deals, "cards": [c.code for c in dealt]})
+        if self.recording:  # the event is built only when someone keeps it
+            self.emit({"type": "deal", "deal": self.deals, "cards": [c.code for c in dealt]})
         if len({card.rank for card in dealt}) == 1:
             for pile in self.piles:
                 pile.pop()
@@ -173,7 +174,8 @@ class PerpetualMotion(FourPileGame):
             target = tops.index(tops[source])
             card = self.piles[source].pop()
             self.piles[target].push(card)
-            self.emit({"type": "move", "card": card.code, "from": source + 1, "to": target + 1})
+            if self.recording:
+                self.emit({"type": "move", "card": card.code, "from": source + 1, "to": target + 1})
         # END SOLUTION
 
     def _end_round(self) -> None:
@@ -186,8 +188,9 @@ class PerpetualMotion(FourPileGame):
             self._check_cycle()
             if self.won is None:
                 self.round += 1
-                self.emit({"type": "gather", "round": self.round, "reading": self.options.gather,
-                           "stock": [c.code for c in self.stock]})
+                if self.recording:
+                    self.emit({"type": "gather", "round": self.round, "reading": self.options.gather,
+                               "stock": [c.code for c in self.stock]})
         if self.won is not None:
             self.emit({"type": "result", **self.result()})
 

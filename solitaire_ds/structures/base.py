@@ -120,7 +120,7 @@ class _Container(ABC, Generic[T]):
         >>> bool(LinkedStack()), bool(LinkedStack([0]))
         (False, True)
         """
-        return not self.is_empty()
+        return len(self) != 0  # one call, not is_empty() then len(): games test piles all the time
 
     # -- comparison and display --------------------------------------------------
 

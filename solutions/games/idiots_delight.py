@@ -329,7 +329,7 @@ class IdiotsDelight(FourPileGame):
         """Win rate (Wilson 95%) and the mean number of cards left."""
         n = len(results)
         wins = sum(1 for r in results if r["won"])
-        mean, lo, hi = mean_interval([r["cards_left"] for r in results])
+        mean, lo, hi = mean_interval([r["cards_left"] for r in results], within=(0, 52))
         return [f"won:        {format_rate(wins, n)}",
                 f"cards left: mean {mean:.2f} ({format_interval(lo, hi)})"]
 

@@ -146,7 +146,8 @@ class PerpetualMotion(FourPileGame):
             pile.push(card)
             dealt.append(card)
         self.deals += 1
-        self.emit({"type": "deal", "deal": self.deals, "cards": [c.code for c in dealt]})
+        if self.recording:  # the event is built only when someone keeps it
+            self.emit({"type": "deal", "deal": self.deals, "cards": [c.code for c in dealt]})
         if len({card.rank for card in dealt}) == 1:
             for pile in self.piles:
                 pile.pop()
@@ -172,7 +173,8 @@ class PerpetualMotion(FourPileGame):
             target = tops.index(tops[source])
             card = self.piles[source].pop()
             self.piles[target].push(card)
-            self.emit({"type": "move", "card": card.code, "from": source + 1, "to": target + 1})
+            if self.recording:
+                self.emit({"type": "move", "card": card.code, "from": source + 1, "to": target + 1})
 
     def _end_round(self) -> None:
         """Rules 4-6: end the round; win, or gather the piles and look for a cycle."""
@@ -184,8 +186,9 @@ class PerpetualMotion(FourPileGame):
             self._check_cycle()
             if self.won is None:
                 self.round += 1
-                self.emit({"type": "gather", "round": self.round, "reading": self.options.gather,
-                           "stock": [c.code for c in self.stock]})
+                if self.recording:
+                    self.emit({"type": "gather", "round": self.round, "reading": self.options.gather,
+                               "stock": [c.code for c in self.stock]})
         if self.won is not None:
             self.emit({"type": "result", **self.result()})
 
