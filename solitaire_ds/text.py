@@ -89,7 +89,7 @@ def fit(text: str, width: int = 80) -> str:
             continue
         indent = line[: len(line) - len(line.lstrip())]
         out += textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent + "  ",
-                             break_on_hyphens=False, break_long_words=True)
+                             break_on_hyphens=False, break_long_words=False)
     return "\n".join(out)
 
 

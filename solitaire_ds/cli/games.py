@@ -14,7 +14,7 @@ stdout and depends only on the deals; the timing line goes to stderr.
 before the summary. The results are played in worker processes without records; the games
 shown are played again, recorded, in this process, so the same seed (or decks file) gives
 the same output, byte for byte, whatever ``--workers`` is. ``klondike`` is ``simulate
-klondike``: its summary is the money report of :mod:`solitaire_ds.games.money`, which shows
+klondike``: its summary is the money report of :mod:`solitaire_ds.money`, which shows
 the whole record of the first two games by default.
 """
 
@@ -46,7 +46,7 @@ from solitaire_ds.course import load_toolkit
 from solitaire_ds.games import GAMES, UnknownGame, game_class
 from solitaire_ds.games.base import Game, GameOptions, OptionError
 from solitaire_ds.games.klondike import PAYOUT, STAKE, Klondike
-from solitaire_ds.games.money import DEFAULT_SHOW, origin, report
+from solitaire_ds.money import DEFAULT_SHOW, origin, report
 from solitaire_ds.records import Record, RecordError, plain_value, play_record, render_text, replay
 from solitaire_ds.simulate import (
     DealSource,

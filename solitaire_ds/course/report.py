@@ -100,11 +100,11 @@ def check_text(result: SubmissionResult, every: bool = False, width: int = 80) -
             lines.append(f"  {r.reason}")
         elif every and r.tests:
             for test in (t for t in r.tests if not t.passed):
-                lines.append(f"  failing test: {test.test}")
+                lines.append(f"  failing test: {_short(test.test)}")
                 lines.extend(f"    {line}" for line in test.message.splitlines())
         elif r.failures:
             first = r.failures[0]
-            lines.append(f"  first failing test: {first.test}")
+            lines.append(f"  first failing test: {_short(first.test)}")
             # whole: a game's message may name many steps before the one that differs (the
             # grader already bounds every message at 1,000 lines)
             lines.extend(f"    {line}" for line in first.message.splitlines())
@@ -124,6 +124,16 @@ def check_text(result: SubmissionResult, every: bool = False, width: int = 80) -
         )
     lines.extend(f"note: {note}" for note in result.notes)
     return fit("\n".join(lines), width)
+
+
+def _short(test: str) -> str:
+    """A contract test's name without its class (each exercise has one): fits a terminal line.
+
+    >>> _short("TestArrayStack::test_pop_returns_the_last_pushed"), _short("instructor/test_ex01_x.py::test_y")
+    ('test_pop_returns_the_last_pushed', 'instructor/test_ex01_x.py::test_y')
+    """
+    head, sep, rest = test.partition("::")
+    return rest if sep and head.startswith("Test") and "/" not in head else test
 
 
 def _next_step(done: int) -> str:

@@ -37,7 +37,8 @@ def _check(n: int, source: str, tmp_path: Path) -> str:
     path.write_text(source, encoding="utf-8")
     out = subprocess.run([sys.executable, "-m", "solitaire_ds", "check", str(n), "--impl", str(tmp_path)],
                          capture_output=True, text=True, check=False).stdout
-    body = out.split("\n", 1)[1]  # "Checking FOLDER on 1 exercise(s)..."
+    body = out.split("\n\n", 1)[0].split("   #  exercise", 1)[0]  # "Checking FOLDER on 1 exercise(s)...", wrapped
+    body = out[len(body):]
     return "\n".join(line for line in body.rstrip("\n").splitlines() if not line.startswith("note: "))
 
 

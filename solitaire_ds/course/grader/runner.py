@@ -40,12 +40,20 @@ from pathlib import Path
 
 from solitaire_ds.course.catalog import EXERCISES, REPO_ROOT, Exercise, resolve_impl
 from solitaire_ds.course.config import Course
-from solitaire_ds.course.grader.messages import Event, ProtocolError
+from solitaire_ds.course.grader.messages import Event
 from solitaire_ds.course.grader.plan import JudgeConfig, exercise_number, test_name
 from solitaire_ds.course.grader.sandbox import Sandbox, find_sandbox, python_executable
+from solitaire_ds.course.grader.scoring import (
+    JudgeRun,
+    collected_ids,
+    exercise_score,
+    last_line,
+    portable,
+    read_events,
+)
 from solitaire_ds.course.honesty import list_notes
 from solitaire_ds.course.markers import exercise_view, solution_view
-from solitaire_ds.course.results import ExerciseResult, Failure, Limits, SubmissionResult, TestOutcome
+from solitaire_ds.course.results import ExerciseResult, Limits, SubmissionResult
 from solitaire_ds.course.similarity import fingerprint, graded_names, similarity_notes
 
 __all__ = [
@@ -213,17 +221,6 @@ def copy_submission(folder: Path, exercises: Sequence[Exercise], into: Path) -> 
 # -- the judge process ------------------------------------------------------------------------
 
 
-@dataclass
-class JudgeRun:
-    """What one judge process left: its events, its CPU time and the workers', how it ended."""
-
-    events: list[Event]
-    returncode: int | None
-    cpu: float
-    output: str
-    timed_out: bool = False
-    unreadable: int = 0
-
 
 def _judge_environment() -> dict[str, str]:
     """The judge's environment: the grader's own, without options meant for other test runs."""
@@ -287,24 +284,6 @@ def _run_judge(files: Sequence[str], config: JudgeConfig, tmp: Path, wall: float
                      unreadable)
 
 
-def read_events(path: Path) -> tuple[list[Event], int]:
-    """Return the events of a judge's results file, and how many lines were not events.
-
-    Never raises: a missing file is no events, an unreadable line is counted and skipped.
-    """
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return [], 0
-    events: list[Event] = []
-    bad = 0
-    for line in data.split(b"\n")[:-1]:  # a last line without its newline was cut short
-        try:
-            events.append(Event.from_line(line))
-        except ProtocolError:
-            bad += 1
-    return events, bad
-
 
 # -- the reference: what tests there are ------------------------------------------------------
 
@@ -333,7 +312,7 @@ def reference_tests(
             run = _run_judge(files, config, Path(tmp), wall=300.0, collect_only=True)
         ids = next((list(e.ids) for e in run.events if e.kind == "collected"), None)
         if ids is None:
-            raise GradingError(f"collecting the contract tests failed: {_last_line(run.output)}")
+            raise GradingError(f"collecting the contract tests failed: {last_line(run.output)}")
         for event in run.events:
             if event.kind == "broken":
                 raise GradingError(event.message)
@@ -347,17 +326,9 @@ def reference_tests(
         if isinstance(found, str):
             problems[ex.number] = found
         else:
-            tests[ex.number] = tuple(_portable(i) for i in found)
+            tests[ex.number] = tuple(portable(i) for i in found)
     return Reference(tests, problems)
 
-
-def _portable(test_id: str) -> str:
-    """Return a test id that names an instructor's file by ``instructor/NAME``, wherever it was."""
-    file, sep, rest = test_id.partition("::")
-    parts = file.replace("\\", "/").split("/")
-    if len(parts) >= 2 and parts[-2] == "instructor":
-        return f"instructor/{parts[-1]}{sep}{rest}"
-    return test_id
 
 
 def _test_files(exercises: Sequence[Exercise], course: Course, tmp: Path) -> list[str]:
@@ -373,13 +344,6 @@ def _test_files(exercises: Sequence[Exercise], course: Course, tmp: Path) -> lis
             files.append(str(target))
     return files
 
-
-def _last_line(text: str) -> str:
-    lines = [line for line in text.strip().splitlines() if line.strip()]
-    return lines[-1][:300] if lines else "no output"
-
-
-# -- grading --------------------------------------------------------------------------------
 
 
 def grade_submission(
@@ -490,49 +454,6 @@ def _package_digest() -> str:
     return digest.hexdigest()
 
 
-def collected_ids(run: JudgeRun | None, exercises: Sequence[Exercise]) -> dict[int, tuple[str, ...]]:
-    """Each exercise's test ids, as the judge collected them (it never imports the submission)."""
-    if run is None:
-        return {}
-    ids = next((e.ids for e in run.events if e.kind == "collected"), ())
-    found: dict[int, list[str]] = {}
-    for test_id in ids:
-        number = exercise_number(test_id.split("::")[0])
-        if number is not None:
-            found.setdefault(number, []).append(_portable(test_id))
-    return {n: tuple(v) for n, v in found.items()}
-
-
-def exercise_score(course: Course, ex: Exercise, ids: tuple[str, ...], run: JudgeRun, limits: Limits) -> ExerciseResult:
-    """Score exercise ``ex`` from the judge's report."""
-    ex = course.exercise(ex)
-    cpu = next((e.cpus.get(ex.number, 0.0) for e in run.events if e.kind == "end"), 0.0)
-    for event in run.events:
-        if event.kind == "broken" and event.exercise == ex.number:
-            return ExerciseResult(ex, 0, len(ids), reason=event.message, cpu=cpu)
-    outcome = {_portable(e.id): e for e in run.events if e.kind == "result" and e.exercise == ex.number}
-    if not outcome and not any(e.kind == "begin" and e.exercise == ex.number for e in run.events):
-        why = ("the grader stopped before this exercise: "
-               + ("it took too long" if run.timed_out else _last_line(run.output)))
-        return ExerciseResult(ex, 0, len(ids), reason=why, cpu=cpu)
-    tests = []
-    failures = []
-    for test_id in ids:
-        name = test_name(test_id)
-        found = outcome.get(test_id)
-        if found is None:
-            message = "not run: the grader stopped before it"
-            ok = False
-        else:
-            ok, message = found.ok, found.message if not found.ok else ""
-        tests.append(TestOutcome(name, ok, message, course.weight_of(ex.number, name),
-                                 cpu=found.cpu if found is not None else 0.0))
-        if not ok and (found is None or found.ran):
-            failures.append(Failure(name, message or "failed"))
-    if not failures and not all(t.passed for t in tests):
-        failures.append(Failure("(not run)", next(t.message for t in tests if not t.passed)))
-    passed = sum(t.passed for t in tests)
-    return ExerciseResult(ex, passed, len(ids), failures=tuple(failures[:5]), tests=tuple(tests), cpu=round(cpu, 2))
 
 
 def _text(path: Path) -> str:
