@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -25,6 +26,8 @@ from typing import Any, TextIO, overload
 
 from solitaire_ds.cards import Deck, DeckError
 from solitaire_ds.games import game_class
+from solitaire_ds.games.base import Game
+from solitaire_ds.structures.toolkit import Toolkit
 from solitaire_ds.text import shown
 
 __all__ = [
@@ -188,11 +191,22 @@ class SimulationRun:
     game: str
     options: dict[str, Any]
     player: str | None = None
+    #: A student's own class of the game, structures and shuffle (``simulate --impl``), or
+    #: None for the package's. Worker processes receive them by reference (they fork).
+    game_type: type[Game] | None = None
+    toolkit: Toolkit | None = None
+    shuffle: Callable[[list[Any], random.Random], None] | None = None
 
     def play(self, source: DealSource) -> dict[str, Any]:
         """Play one deal without recording events; return its labelled result."""
-        cls = game_class(self.game)
-        game = cls(source.make_deck(), cls.options_type.from_json(self.options), record=False)
+        cls = self.game_type or game_class(self.game)
+        deck = source.make_deck()
+        if self.shuffle is not None and source.seed is not None:  # dealt by the student's shuffle
+            cards = list(Deck.standard())
+            self.shuffle(cards, random.Random(source.seed))
+            deck = Deck(cards)
+        kit = {"toolkit": self.toolkit} if self.toolkit is not None else {}
+        game = cls(deck, cls.options_type.from_json(self.options), record=False, **kit)
         choose = None
         if cls.has_decisions:
             from solitaire_ds.players import make_player

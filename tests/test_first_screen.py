@@ -150,3 +150,34 @@ def test_the_completion_script_completes_commands_games_and_options(tmp_path: Pa
     assert complete("solitaire-ds", "play", "aces") == ["aces-up"]
     assert "--seed" in complete("solitaire-ds", "simulate", "klondike", "--s")
     assert complete("solitaire-ds", "exercises", "in") == ["init"]
+
+
+def test_impl_plays_and_simulates_on_the_students_own_rules_and_shuffle(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from solitaire_ds.course import REPO_ROOT
+
+    assert main(["exercises", "init", str(tmp_path / "mine")]) == 0
+    for rel in ("games/perpetual_motion.py", "shuffle.py"):  # exercises 8 and 7 done
+        (tmp_path / "mine" / rel).write_text((REPO_ROOT / "solutions" / rel).read_text(encoding="utf-8"),
+                                             encoding="utf-8")
+    capsys.readouterr()
+    status, theirs, _ = run(capsys, monkeypatch, "play", "perpetual-motion", "--seed", "4", "--impl",
+                            str(tmp_path / "mine"))
+    status_ref, ours, _ = run(capsys, monkeypatch, "play", "perpetual-motion", "--seed", "4")
+    assert status == status_ref == 0
+    said = " ".join(theirs.split("\nPerpetual Motion.")[0].split())
+    assert "your PerpetualMotion rules (games/perpetual_motion.py)" in said and "your fisher_yates (shuffle.py)" in said
+    assert theirs.split("\nPerpetual Motion.")[1] == ours.split("\nPerpetual Motion.")[1]
+    status, theirs, _ = run(capsys, monkeypatch, "simulate", "perpetual-motion", "--games", "40", "--impl",
+                            str(tmp_path / "mine"))
+    status_ref, ours, _ = run(capsys, monkeypatch, "simulate", "perpetual-motion", "--games", "40")
+    assert status == status_ref == 0 and theirs == ours
+    import shutil
+
+    shutil.copytree(tmp_path / "mine", tmp_path / "sattolo")  # a new folder: a module loaded afresh
+    shuffle = tmp_path / "sattolo" / "shuffle.py"  # a shuffle with Sattolo's bug deals other decks
+    shuffle.write_text(shuffle.read_text(encoding="utf-8").replace("rng.randrange(i + 1)", "rng.randrange(i)"),
+                       encoding="utf-8")
+    status, theirs, _ = run(capsys, monkeypatch, "simulate", "perpetual-motion", "--games", "40", "--impl",
+                            str(tmp_path / "sattolo"))
+    assert status == 0 and theirs != ours

@@ -135,6 +135,46 @@ def _toolkit(impl: str, linked: bool = False) -> Toolkit:
                          f"{type(exc).__name__}: {exc}") from None
 
 
+def _theirs(impl: str, cls: type[Game]) -> tuple[type[Game], Any, list[str]]:
+    """The student's own game class and shuffle, where their exercises are started.
+
+    Return the game class (the student's from exercises 8-11 when its file is started, else
+    the package's), the ``fisher_yates`` to deal with (exercise 7's, likewise, or None for
+    the package's), and what the student's code is, said for the "Deal:" line.
+    """
+    if impl == "solitaire_ds":
+        return cls, None, []
+    from solitaire_ds.course.catalog import EXERCISES, load_module, resolve_impl, started
+
+    folder = resolve_impl(impl)
+    if not isinstance(folder, Path):
+        return cls, None, []
+    said: list[str] = []
+    module = cls.__module__.removeprefix("solitaire_ds.")
+    game_ex = next((ex for ex in EXERCISES if ex.module == module), None)
+    shuffle_ex = next(ex for ex in EXERCISES if ex.module == "shuffle")
+    try:
+        if game_ex is not None and started(folder, game_ex):
+            cls = getattr(load_module(impl, game_ex.module), cls.__name__)
+            said.append(f"your {cls.__name__} rules ({game_ex.relpath})")
+        shuffle = None
+        if started(folder, shuffle_ex):
+            shuffle = load_module(impl, "shuffle").fisher_yates
+            said.append(f"your fisher_yates ({shuffle_ex.relpath})")
+    except Exception as exc:  # a student's file can fail in any way: report, don't crash
+        raise UsageError(f"cannot load your code from --impl {impl!r}: {type(exc).__name__}: {exc}") from None
+    return cls, shuffle, said
+
+
+def _dealt(seed: int, shuffle: Any) -> Deck:
+    """``Deck.shuffled(seed)``, shuffled by the student's ``fisher_yates`` when given."""
+    if shuffle is None:
+        return Deck.shuffled(seed)
+    cards = list(Deck.standard())
+    shuffle(cards, random.Random(seed))
+    return Deck(cards)
+
+
 def _choose(cls: type[Game], player: str | None) -> Any:
     if not cls.has_decisions:
         if player is not None:
@@ -153,8 +193,8 @@ def _choose(cls: type[Game], player: str | None) -> Any:
 # -- play -----------------------------------------------------------------------------
 
 def _play(args: argparse.Namespace) -> int:
-    cls = _game(args.game)
-    options = _options(cls, args)
+    cls, shuffle, theirs = _theirs(args.impl, _game(args.game))
+    options = _options(cls, args)  # the options class of the game played (the student's own, with --impl)
     if args.deck is not None:
         try:
             deck = Deck.parse(args.deck)
@@ -163,7 +203,12 @@ def _play(args: argparse.Namespace) -> int:
         origin = "the deck given"
     else:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-        deck = Deck.shuffled(seed)
+        try:
+            deck = _dealt(seed, shuffle)
+        except Exception as exc:  # the student's shuffle broke: say so, no traceback
+            print(f"solitaire-ds: the deal stopped: your fisher_yates raised {type(exc).__name__}: {exc}\n"
+                  "  (run `solitaire-ds check 7` to find the bug)", file=sys.stderr)
+            return 1
         origin = f"seed {seed}"
     if args.json is not None:
         check_output_path(args.json, "--json")
@@ -174,16 +219,17 @@ def _play(args: argparse.Namespace) -> int:
         game = cls(deck, options, toolkit=toolkit)
         record = play_record(game, choose, player)
     except Exception as exc:
-        if toolkit is DEFAULT_TOOLKIT:
+        if toolkit is DEFAULT_TOOLKIT and not theirs:
             raise
-        # The student's structures broke the game: say where, without a traceback.
+        # The student's code broke the game: say where, without a traceback.
+        whose = "; ".join([*([f"structures from {tilde(toolkit.source)}"] if toolkit != DEFAULT_TOOLKIT else []),
+                           *theirs])
         print(f"solitaire-ds: the game stopped: {_where(exc)} raised {type(exc).__name__}: {exc}\n"
-              f"  (structures from {toolkit.source}; run `solitaire-ds check` to find the bug)",
-              file=sys.stderr)
+              f"  ({whose}; run `solitaire-ds check` to find the bug)", file=sys.stderr)
         return 1
     width = terminal_width()
     print(fit(f"Deal: {origin}" + (f"; structures from {tilde(toolkit.source)}" if toolkit != DEFAULT_TOOLKIT
-                                   else ""), width))
+                                   else "") + (f"; {', '.join(theirs)}" if theirs else ""), width))
     told = fit(render_text(record), width) if args.record else tell(record, width)
     print(colour_suits(told) if wants_colour(sys.stdout) else told, end="")
     if args.json is not None:
@@ -220,7 +266,10 @@ def _simulate(args: argparse.Namespace) -> int:
         raise UsageError(f"simulate needs a player that decides by itself ({_deciding_players()})")
     if args.jsonl is not None:
         check_output_path(args.jsonl, "--jsonl", [args.decks] if args.decks is not None else [])
-    run = SimulationRun(cls.name, options.to_json(), player)
+    game_type, shuffle, _ = _theirs(args.impl, cls)
+    toolkit = _toolkit(args.impl, args.linked)
+    run = SimulationRun(cls.name, options.to_json(), player, game_type if game_type is not cls else None,
+                        toolkit if toolkit != DEFAULT_TOOLKIT else None, shuffle)
     started = time.perf_counter()
     results = run_deals(run, sources, args.workers, ProgressBar(cls.title))
     elapsed = time.perf_counter() - started
@@ -438,8 +487,9 @@ def register(subparsers: Any) -> None:
                            "(by default, the game is told in about a screenful)")
     play.add_argument("--json", type=Path, metavar="FILE", help="also write the record as JSON")
     play.add_argument("--impl", default="solitaire_ds", metavar="PATH",
-                      help="build the game from these structures: a folder laid out like "
-                      "exercises/ (default: the package's own)")
+                      help="play on your code: a folder laid out like exercises/ (your structures, "
+                      "shuffle and game rules, each where its exercise is started; default: the "
+                      "package's own)")
     play.add_argument("--linked", action="store_true",
                       help="the linked classes (exercises 2, 4, 6) instead of the array ones")
     add_option_flags(play)
@@ -460,6 +510,10 @@ def register(subparsers: Any) -> None:
     sim.add_argument("--jsonl", type=Path, metavar="FILE",
                      help="write one JSON object per deal, in deal order")
     sim.add_argument("--player", help=f"who decides, in games with decisions ({_deciding_players()})")
+    sim.add_argument("--impl", default="solitaire_ds", metavar="PATH",
+                     help="play on your code, as play --impl does")
+    sim.add_argument("--linked", action="store_true",
+                     help="the linked classes (exercises 2, 4, 6) instead of the array ones")
     sim.add_argument("--show", type=show_count, metavar="K",
                      help="tell the first K games before the summary (default 0; klondike: "
                           f"their whole records, default {DEFAULT_SHOW})")
