@@ -146,7 +146,10 @@ def _theirs(impl: str, cls: type[Game]) -> tuple[type[Game], Any, list[str]]:
         return cls, None, []
     from solitaire_ds.course.catalog import EXERCISES, load_module, resolve_impl, started
 
-    folder = resolve_impl(impl)
+    try:
+        folder = resolve_impl(impl)
+    except Exception as exc:  # no such folder: said as the structures' loader says it
+        raise UsageError(f"cannot load the structures from --impl {impl!r}: {type(exc).__name__}: {exc}") from None
     if not isinstance(folder, Path):
         return cls, None, []
     said: list[str] = []
