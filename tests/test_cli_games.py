@@ -296,7 +296,8 @@ def test_play_on_a_students_structures_gives_the_same_game(capsys: pytest.Captur
     assert status == status_impl == 0
     assert _deal(theirs) == (
         f"Deal: seed 2; structures from {REPO_ROOT / 'solutions'}: your ArrayStack (structures/array_stack.py), "
-        "ArrayQueue (structures/array_queue.py), ArrayDeque (structures/array_deque.py)")
+        "ArrayQueue (structures/array_queue.py), ArrayDeque (structures/array_deque.py); "
+        "your PerpetualMotion rules (games/perpetual_motion.py), your fisher_yates (shuffle.py)")
     assert _told(theirs) == _told(reference)
 
 
