@@ -123,7 +123,8 @@ def test_show_decks_and_games_mean_the_same_for_every_game(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path, game: str) -> None:
     from solitaire_ds.cards import Deck
 
-    decks = tmp_path / "decks.txt"
+    monkeypatch.chdir(tmp_path)  # the file named as a reader names it: a path a line can hold
+    decks = Path("decks.txt")
     decks.write_text("".join(f"{Deck.shuffled(seed)}\n" for seed in range(3)), encoding="utf-8")
     status, out, _ = run(capsys, monkeypatch, "simulate", game, "--decks", str(decks), "--games", "2",
                          "--show", "1")
