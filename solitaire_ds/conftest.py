@@ -25,5 +25,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 @pytest.fixture(scope="session")
 def impl(request: pytest.FixtureRequest) -> str:
-    """The implementation under test, as given by ``--impl``."""
-    return str(request.config.getoption("--impl"))
+    """The implementation under test: a :class:`~solitaire_ds.course.grader.proxy.Submission`.
+
+    In a grading run the judge gives its own, whose requests go to a sandboxed worker;
+    otherwise the ``--impl`` folder is served in this process. Either way
+    ``load_module(impl, "structures.array_stack")`` gives the module's proxy.
+    """
+    from solitaire_ds.course.grader.judge import active
+    from solitaire_ds.course.grader.proxy import LocalSubmission
+
+    judge = active(request.config)
+    if judge is not None:
+        return judge.submission
+    return LocalSubmission(str(request.config.getoption("--impl")))

@@ -22,11 +22,12 @@ drive the player with a list of lines.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 from solitaire_ds.games import GAMES, game_class
 from solitaire_ds.games.base import Game, Move
-from solitaire_ds.text import shown
+from solitaire_ds.text import colour_suits, fit, shown, terminal_width, wants_colour
 
 __all__ = ["RULES", "InteractivePlayer", "interactive_player"]
 
@@ -59,12 +60,20 @@ class InteractivePlayer:
         self,
         read: Callable[[str], str] = input,
         write: Callable[..., None] = print,
+        width: int | None = None,
     ) -> None:
         self.read = read
-        self.write = write
+        self._write = write
+        self.width = width if width is not None else terminal_width()
+        self.colour = write is print and wants_colour(sys.stdout)  # red suits on a terminal
         self.greeted = False
         self.game: Game | None = None
         self.shown = 0  # how many of the game's events are already told
+
+    def write(self, text: str = "") -> None:
+        """Write ``text`` wrapped at words to the terminal's width (80 columns off one)."""
+        fitted = fit(text, self.width)
+        self._write(colour_suits(fitted) if self.colour else fitted)
 
     def __call__(self, game: Game) -> Move:
         """Tell what happened, show the table, ask until the answer is a legal move."""
@@ -104,8 +113,9 @@ class InteractivePlayer:
         self.write("")
         self.write(game.board())
         numbered = [m for m in moves if m.kind != "quit"]
-        self.write("Moves: " + "   ".join(f"{n}) {game.say(m)}"
-                                          for n, m in enumerate(numbered, start=1)))
+        self.write("Moves:")  # one a line: a list of moves never breaks inside a move
+        for n, m in enumerate(numbered, start=1):
+            self.write(f"  {n}) {game.say(m)}")
 
     def _understand(self, game: Game, moves: list[Move], answer: str) -> Move | str | None:
         """Return the move the answer names, "undo" after an undo, or None (message shown)."""
@@ -114,6 +124,7 @@ class InteractivePlayer:
         if word in ("h", "help", "?"):
             self.write(game.summary or game.title)
             self.write(_commands(game))
+            self._show(game, moves)  # and the table again: the help scrolled it away
             return None
         if word in ("q", "quit"):
             quit_move = next((m for m in moves if m.kind in ("quit", "end")), None)
@@ -135,7 +146,8 @@ class InteractivePlayer:
             number = int(word)
             if 1 <= number <= len(numbered):
                 return numbered[number - 1]
-            self.write(f"{shown(answer)} is not a move number: choose 1 to {len(numbered)}.")
+            choices = "the only move is 1" if len(numbered) == 1 else f"choose a number from 1 to {len(numbered)}"
+            self.write(f"{shown(answer)} is not a move number: {choices}.")
             return None
         parts = word.split()
         try:

@@ -37,7 +37,17 @@ FORMAT = 1
 
 
 class RecordError(ValueError):
-    """A record that cannot be read or does not replay; the message says where and why."""
+    """A record that cannot be read or does not replay; the message says where and why.
+
+    For an event that differs from what the rules give, ``recorded`` and ``expected`` hold
+    the two events (else None).
+    """
+
+    def __init__(self, message: str, recorded: dict[str, Any] | None = None,
+                 expected: dict[str, Any] | None = None) -> None:
+        super().__init__(message)
+        self.recorded = recorded
+        self.expected = expected
 
 
 @dataclass
@@ -219,6 +229,11 @@ def _new_game(record: Record, toolkit: Toolkit) -> Game:
     return cls(record.deck, options, toolkit=toolkit)
 
 
+def steps_of(record: Record, toolkit: Toolkit = DEFAULT_TOOLKIT) -> Iterator[tuple[Game, list[Event]]]:
+    """Re-play ``record`` step by step, each event checked; yield the game and its new events."""
+    return _steps(record, toolkit)
+
+
 def _steps(record: Record, toolkit: Toolkit = DEFAULT_TOOLKIT) -> Iterator[tuple[Game, list[Event]]]:
     """Re-play ``record`` step by step, checking each event; yield the game and new events.
 
@@ -266,9 +281,11 @@ def _verified(game: Game, events: list[Event], start: int) -> list[Event]:
             raise RecordError(f"event {number}: the record ends early; the game goes on with "
                               f"{game.describe(event)!r}")
         if not _same(events[number - 1], event):
-            raise RecordError(f"event {number}: the record says {_quoted(events[number - 1])}, "
+            recorded = events[number - 1]
+            raise RecordError(f"event {number}: the record says {_quoted(recorded)}, "
                               f"but the rules give {_quoted(event)}"
-                              f"{_where_different(events[number - 1], event)}")
+                              f"{_where_different(recorded, event)}",
+                              recorded if isinstance(recorded, dict) else None, event)
     return new
 
 
@@ -348,6 +365,15 @@ def _header(game: Game, record: Record) -> list[str]:
         lines.append(f"Player: {record.player}")
     lines += [f"Deck (first card dealt first): {' '.join(c.label for c in record.deck)}", ""]
     return lines
+
+
+def plain_value(value: object) -> str:
+    """An option's value as the reports show it: ``yes``/``no``, ``none``, or the value.
+
+    >>> plain_value(False), plain_value(None), plain_value("left-face-up")
+    ('no', 'none', 'left-face-up')
+    """
+    return _plain(value)
 
 
 def _plain(value: object) -> str:

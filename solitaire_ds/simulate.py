@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+import random
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -25,6 +26,8 @@ from typing import Any, TextIO, overload
 
 from solitaire_ds.cards import Deck, DeckError
 from solitaire_ds.games import game_class
+from solitaire_ds.games.base import Game
+from solitaire_ds.structures.toolkit import Toolkit
 from solitaire_ds.text import shown
 
 __all__ = [
@@ -35,6 +38,7 @@ __all__ = [
     "SeededDeals",
     "SimulationRun",
     "deal_seed",
+    "end_progress_line",
     "peak_memory_mb",
     "read_decks",
     "run_deals",
@@ -187,11 +191,22 @@ class SimulationRun:
     game: str
     options: dict[str, Any]
     player: str | None = None
+    #: A student's own class of the game, structures and shuffle (``simulate --impl``), or
+    #: None for the package's. Worker processes receive them by reference (they fork).
+    game_type: type[Game] | None = None
+    toolkit: Toolkit | None = None
+    shuffle: Callable[[list[Any], random.Random], None] | None = None
 
     def play(self, source: DealSource) -> dict[str, Any]:
         """Play one deal without recording events; return its labelled result."""
-        cls = game_class(self.game)
-        game = cls(source.make_deck(), cls.options_type.from_json(self.options), record=False)
+        cls = self.game_type or game_class(self.game)
+        deck = source.make_deck()
+        if self.shuffle is not None and source.seed is not None:  # dealt by the student's shuffle
+            cards = list(Deck.standard())
+            self.shuffle(cards, random.Random(source.seed))
+            deck = Deck(cards)
+        kit = {"toolkit": self.toolkit} if self.toolkit is not None else {}
+        game = cls(deck, cls.options_type.from_json(self.options), record=False, **kit)
         choose = None
         if cls.has_decisions:
             from solitaire_ds.players import make_player
@@ -239,7 +254,7 @@ def _map(
         yield from map(func, chunks)
         return
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    with multiprocessing.get_context(method).Pool(workers) as pool:
+    with multiprocessing.get_context(method).Pool(workers, initializer=_ignore_interrupts) as pool:
         yield from pool.imap(func, chunks)
 
 
@@ -281,25 +296,91 @@ def timing_line(done: int, elapsed: float, workers: int, unit: str = "deals") ->
 
 
 class ProgressBar:
-    """A one-line progress bar on a terminal (silent when the stream is not a terminal)."""
+    """Progress of a long run on ``stream`` (stderr by default).
+
+    On a terminal: one line redrawn in place -- a bar, the count, the rate, the time
+    elapsed and the time left -- at most ten times a second. Off a terminal (a log file,
+    ``nohup``, ``2>err``): a plain line every :attr:`every` seconds and one at the end, so a
+    long run says it is alive without filling the log. :meth:`interrupted` ends the line
+    cleanly before a Ctrl-C message.
+    """
+
+    #: Seconds between two lines off a terminal.
+    every = 10.0
 
     def __init__(self, label: str, stream: TextIO | None = None, unit: str = "deals") -> None:
         self.label = label
         self.unit = unit
         self.stream = stream = stream if stream is not None else sys.stderr
-        self.enabled = stream.isatty() and os.environ.get("TERM") != "dumb"
+        try:
+            self.terminal = stream.isatty() and os.environ.get("TERM") != "dumb"
+        except (AttributeError, ValueError):
+            self.terminal = False
+        self.enabled = True
         self.start = time.perf_counter()
+        self._last = float("-inf")
+        self._open = False  # a terminal line is drawn and not yet ended
+        _BARS.append(self)
 
     def __call__(self, done: int, total: int) -> None:
-        if not self.enabled:
+        now = time.perf_counter()
+        finished = done >= total
+        if not finished and now - self._last < (0.1 if self.terminal else self.every):
             return
-        width = 30
-        filled = width * done // max(total, 1)
-        elapsed = time.perf_counter() - self.start
+        self._last = now
+        elapsed = now - self.start
         rate = done / elapsed if elapsed > 0 else 0.0
-        bar = "#" * filled + "." * (width - filled)
-        self.stream.write(f"\r{self.label} [{bar}] {done}/{total} {self.unit}, {rate:,.0f}/s ")
-        if done >= total:
-            self.stream.write("\n")
+        left = (total - done) / rate if rate > 0 else float("nan")
+        timing = f"{_clock(elapsed)} elapsed" + ("" if finished else f", {_clock(left)} left")
+        if self.terminal:
+            width = 20
+            filled = width * done // max(total, 1)
+            bar = "#" * filled + "." * (width - filled)
+            self.stream.write(f"\r{self.label} [{bar}] {done:,}/{total:,} {self.unit}, {timing} ")
+            self._open = not finished
+            if finished:
+                self.stream.write("\n")
+        else:
+            self.stream.write(f"{self.label}: {done:,} of {total:,} {self.unit}, {rate:,.0f}/s, {timing}\n")
         self.stream.flush()
 
+    def interrupted(self) -> None:
+        """End a terminal line left open (see :func:`end_progress_line`)."""
+        self._end()
+
+    def _end(self) -> None:
+        """End a terminal line left open, so that what follows starts on a line of its own."""
+        if self._open:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._open = False
+
+
+_BARS: list[ProgressBar] = []
+
+
+def end_progress_line() -> None:
+    """End any progress line left open on a terminal (before an interruption's message)."""
+    for bar in _BARS:
+        bar._end()
+
+
+def _ignore_interrupts() -> None:
+    """In a worker process: Ctrl-C is the parent's to handle (no traceback from each worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _clock(seconds: float) -> str:
+    """``'1:05'`` for 65 seconds, ``'1:02:03'`` past an hour; ``'?'`` when unknown.
+
+    >>> _clock(65), _clock(3723), _clock(float("nan"))
+    ('1:05', '1:02:03', '?')
+    """
+    if seconds != seconds or seconds == float("inf"):
+        return "?"
+    whole = round(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"

@@ -81,8 +81,11 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
+def mean_interval(values: Sequence[float], within: tuple[float, float] | None = None) -> tuple[float, float, float]:
     """Return the mean and its 95% Student's t interval ``(mean, low, high)``.
+
+    ``within`` gives the values that are possible at all (a count of cards is from 0 to
+    52): the interval is cut to them, as a mean of such values cannot lie outside.
 
     No values give NaN for all three; one value gives its mean and NaN bounds (one value
     measures no spread, so there is no interval).
@@ -93,6 +96,8 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     [2.5, 0.446, 4.554]
     >>> mean_interval([7])
     (7.0, nan, nan)
+    >>> [round(x, 2) for x in mean_interval([0, 9], within=(0, 52))]
+    [4.5, 0, 52]
     """
     n = len(values)
     if n == 0:
@@ -102,7 +107,10 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
         return (float(mean), math.nan, math.nan)
     variance = sum((v - mean) ** 2 for v in values) / (n - 1)
     half = t95(n - 1) * math.sqrt(variance / n)
-    return (mean, mean - half, mean + half)
+    low, high = mean - half, mean + half
+    if within is not None:
+        low, high = max(low, within[0]), min(high, within[1])
+    return (mean, low, high)
 
 
 def _two_places(value: float) -> str:

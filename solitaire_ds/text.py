@@ -11,7 +11,7 @@ that many lines plus one saying how many were left out), so a
 
 from __future__ import annotations
 
-__all__ = ["shorten", "shown"]
+__all__ = ["colour_suits", "fit", "shorten", "shown", "terminal_width", "tilde", "wants_colour"]
 
 
 def shorten(text: str, limit: int = 200, *, max_lines: int | None = None) -> str:
@@ -58,3 +58,77 @@ def shown(value: object, limit: int = 40) -> str:
         return repr(value if len(value) <= limit else value[: limit - 3] + "...")
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def terminal_width(default: int = 80) -> int:
+    """The width to write for: the terminal's (or ``COLUMNS``), ``default`` off a terminal.
+
+    Never less than 40 columns, whatever the terminal says.
+    """
+    import shutil
+
+    return max(40, shutil.get_terminal_size((default, 24)).columns)
+
+
+def fit(text: str, width: int = 80) -> str:
+    """Wrap every line of ``text`` longer than ``width`` at its words; the lines it wraps
+    onto are indented two spaces more than the line itself. Shorter lines are kept as
+    they are (a table that fits stays a table).
+
+    >>> print(fit("  deal 1: " + "A♣ " * 30, 40))
+      deal 1: A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣
+        A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣
+        A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣
+    """
+    import textwrap
+
+    out: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            out.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        out += textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent + "  ",
+                             break_on_hyphens=False, break_long_words=False)
+    return "\n".join(out)
+
+
+def wants_colour(stream: object) -> bool:
+    """Whether to colour what goes to ``stream``: a terminal, unless ``NO_COLOR`` is set
+    (https://no-color.org) or the terminal is ``dumb``."""
+    import os
+
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return bool(stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError):
+        return False
+
+
+def colour_suits(text: str) -> str:
+    """Paint the red suits' cards red (``♥ ♦``); the black ones keep the terminal's colour.
+
+    Applied after wrapping: the escape codes take no columns.
+
+    >>> colour_suits("A♠ 10♥")
+    'A♠ \\x1b[31m10♥\\x1b[0m'
+    """
+    import re
+
+    return re.sub(r"(?<![\w♣♦♥♠])((?:10|[2-9AJQK])[♥♦])", "\x1b[31m\\1\x1b[0m", text)
+
+
+def tilde(text: str) -> str:
+    """``text`` with the user's home folder written ``~``, as a shell shows it (shorter lines).
+
+    >>> import os
+    >>> tilde(os.path.expanduser("~/my-exercises")) == "~/my-exercises"
+    True
+    """
+    import os
+
+    home = os.path.expanduser("~")
+    if home in ("", "/", "~"):
+        return text
+    return text.replace(home.rstrip("/") + "/", "~/")

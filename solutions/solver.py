@@ -89,14 +89,22 @@ def search(
 ) -> Solution:
     """Search every state reachable from ``start`` depth first; return the best line.
 
-    With ``max_states``, stop once that many states are known and return the best line
-    found so far (``Solution.complete`` is then False): a lower bound on perfect play.
+    With ``max_states``, the search checks before each pop: once more than ``max_states``
+    states are known (``len(visited) > max_states``) *and* at least one end state has been
+    scored, it stops and returns the best line found so far (``Solution.complete`` is then
+    False): a lower bound on perfect play. So it never stops before it has a line, and it
+    stops at the first pop after the budget is passed, not one state earlier or one
+    expansion later.
     With ``incumbent`` (a line from ``start`` found some other way), the search starts
     from its value and line: it returns a better line or that one, never a worse one.
 
     The frontier is the package's own :class:`~solitaire_ds.structures.ArrayStack` of
-    ``(state, depth, move)``; ``path`` holds the moves to the state being expanded. An
-    end state is scored as soon as it is generated, without entering the frontier.
+    ``(state, depth, move)``; ``path`` holds the moves to the state being expanded. A
+    state's key goes into ``visited`` when the state is pushed, so no state is pushed
+    twice. An end state is scored as soon as it is generated, without entering the
+    frontier; the best line is replaced only by a strictly better one. The children of a
+    state may be pushed in any order: every order finds the best value (among lines of
+    equal value, which one is returned depends on the order).
 
     Runtime complexity: O(S * b) for S reachable states (distinct keys) with b moves each.
 
@@ -143,11 +151,10 @@ def search(
                 if prune and best >= best_possible:
                     done = True
                     break
-        for child_move, child in reversed(inner):  # the first move is searched first
+        for child_move, child in reversed(inner):  # pushed last to first: the first move is searched first
             key = model.key(child, prune)
-            size = len(visited)
-            visited.add(key)
-            if len(visited) > size:  # a new key: one hash, not two
+            if key not in visited:
+                visited.add(key)
                 frontier.push((child, depth + 1, child_move))
     assert best is not None  # every line ends, so some end state was scored
     return Solution(best, best_path, len(visited), complete)

@@ -46,8 +46,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
      (["simulate", "aces-up", "--games", "9" * 5000],  # shown cut short, not 5000 digits
       "argument --games: '" + "9" * 37 + "...' is far too large"),
      (["simulate", "aces-up", "--games", "9" * 4000], "argument --games: '" + "9" * 37 + "...' is more"),
-     (["simulate", "perpetual-motion", "--games", "3", "--show", "1"],
-      "--show applies to klondike only: perpetual-motion prints a summary"),
+     (["simulate", "perpetual-motion", "--decks", "decks.txt", "--seed", "1"],
+      "--decks plays the file's decks: give no --seed with it"),
      (["play", "perpetual-motion", "--seed", "1", "--deck", "AS"], "not allowed with argument")],
 )
 def test_misuse_gives_one_line_and_status_2(
@@ -58,11 +58,11 @@ def test_misuse_gives_one_line_and_status_2(
     assert len(err.strip().splitlines()) == 1 and message in err, err
 
 
-def test_play_shows_the_whole_record_and_writes_json_that_replays(
+def test_play_with_record_shows_the_whole_record_and_writes_json_that_replays(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     path = tmp_path / "game.json"
-    status, out, _ = run(capsys, "play", "perpetual-motion", "--seed", "5", "--json", str(path))
+    status, out, _ = run(capsys, "play", "perpetual-motion", "--seed", "5", "--record", "--json", str(path))
     assert status == 0 and out.startswith("Deal: seed 5\nPerpetual Motion\n")
     assert "Result: won = " in out
     status, out, _ = run(capsys, "replay", str(path), "--quiet")
@@ -88,7 +88,8 @@ def test_replay_of_a_missing_or_broken_file_is_one_line(
     status, _, err = run(capsys, "replay", str(tmp_path / "nothing.json"))
     assert status == 2 and "cannot read" in err and len(err.splitlines()) == 1
     status, _, err = run(capsys, "replay", str(tmp_path))
-    assert status == 2 and err.strip() == f"solitaire-ds: error: cannot read {tmp_path}: Is a directory"
+    assert status == 2 and err.strip() == (f"solitaire-ds replay: error: cannot read {tmp_path}: Is a directory "
+                                           "(see solitaire-ds replay --help)")
     bad = tmp_path / "bad.json"
     bad.write_text("{")
     status, _, err = run(capsys, "replay", str(bad))
@@ -171,7 +172,7 @@ def test_play_refuses_a_json_path_it_cannot_write_before_playing(
     target = tmp_path / where
     status, out, err = run(capsys, "play", "perpetual-motion", "--seed", "1", "--json", str(target))
     assert status == 2 and out == "", out[:200]  # nothing played, nothing shown
-    assert err.startswith(f"solitaire-ds: error: --json {target}: ") and len(err.splitlines()) == 1
+    assert err.startswith(f"solitaire-ds play: error: --json {target}: ") and len(err.splitlines()) == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt", "folder"]
     assert (tmp_path / "file.txt").read_text() == "keep me"
 
@@ -183,12 +184,13 @@ def test_simulate_refuses_a_jsonl_path_it_cannot_write_before_playing(
     status, out, err = run(capsys, "simulate", "perpetual-motion", "--games", "5",
                            "--jsonl", str(target))
     assert status == 2 and out == ""
-    assert err.strip() == (f"solitaire-ds: error: --jsonl {target}: the folder "
-                           f"{target.parent} does not exist")
+    assert err.strip() == (f"solitaire-ds simulate: error: --jsonl {target}: the folder "
+                           f"{target.parent} does not exist (see solitaire-ds simulate --help)")
     status, out, err = run(capsys, "simulate", "perpetual-motion", "--games", "5",
                            "--jsonl", str(tmp_path))
     assert status == 2 and out == ""
-    assert err.strip() == f"solitaire-ds: error: --jsonl {tmp_path}: that is a folder; give a file name"
+    assert err.strip() == (f"solitaire-ds simulate: error: --jsonl {tmp_path}: that is a folder; give a file name "
+                           "(see solitaire-ds simulate --help)")
 
 
 def test_seeded_deals_are_made_lazily_and_match_the_seeds() -> None:
@@ -221,7 +223,8 @@ def test_simulate_gives_the_same_results_whatever_the_workers(
                              "--workers", "2", "--jsonl", str(two))
     assert status == 0 and one.read_text() == two.read_text()
     assert out1 == out2  # byte for byte: the timing line goes to stderr
-    assert err1.startswith("time: ") and " deals per second (1 worker); peak memory " in err1
+    assert any(line.startswith("time: ") for line in err1.splitlines())
+    assert " deals per second (1 worker); peak memory " in err1
     assert " deals per second (2 workers); peak memory " in err2
     assert "MB in this process, " in err2 and " MB in the largest worker" in err2
     rows = [json.loads(line) for line in one.read_text().splitlines()]
@@ -236,7 +239,7 @@ def test_a_seed_from_simulate_replays_alone_with_play(
     path = tmp_path / "r.jsonl"
     run(capsys, "simulate", "perpetual-motion", "--games", "3", "--seed", "9", "--jsonl", str(path))
     row = json.loads(path.read_text().splitlines()[2])
-    status, out, _ = run(capsys, "play", "perpetual-motion", "--seed", str(row["seed"]))
+    status, out, _ = run(capsys, "play", "perpetual-motion", "--seed", str(row["seed"]), "--record")
     assert status == 0 and f"rounds = {row['rounds']}," in out
 
 
@@ -269,14 +272,33 @@ def test_python_dash_m_runs_the_same_command_line() -> None:
     assert done.stderr.count("\n") == 1
 
 
+def _deal(out: str) -> str:
+    """The "Deal: ..." line of play's output, its wrapped lines joined."""
+    head = out.split("\n")
+    lines = [head[0]]
+    for line in head[1:]:
+        if not line.startswith("  "):
+            break
+        lines.append(line.strip())
+    return " ".join(lines)
+
+
+def _told(out: str) -> list[str]:
+    """Play's output after its "Deal: ..." line (which names whose structures ran)."""
+    lines = out.splitlines()
+    start = next(n for n, line in enumerate(lines[1:], start=1) if not line.startswith("  "))
+    return lines[start:]
+
+
 def test_play_on_a_students_structures_gives_the_same_game(capsys: pytest.CaptureFixture[str]) -> None:
     status, reference, _ = run(capsys, "play", "perpetual-motion", "--seed", "2")
     status_impl, theirs, _ = run(capsys, "play", "perpetual-motion", "--seed", "2", "--impl", "solutions")
     assert status == status_impl == 0
-    assert theirs.splitlines()[0] == (
+    assert _deal(theirs) == (
         f"Deal: seed 2; structures from {REPO_ROOT / 'solutions'}: your ArrayStack (structures/array_stack.py), "
-        "ArrayQueue (structures/array_queue.py), ArrayDeque (structures/array_deque.py)")
-    assert theirs.splitlines()[1:] == reference.splitlines()[1:]
+        "ArrayQueue (structures/array_queue.py), ArrayDeque (structures/array_deque.py); "
+        "your PerpetualMotion rules (games/perpetual_motion.py), your fisher_yates (shuffle.py)")
+    assert _told(theirs) == _told(reference)
 
 
 def test_a_student_with_only_exercise_1_done_plays_on_their_stack(
@@ -286,10 +308,10 @@ def test_a_student_with_only_exercise_1_done_plays_on_their_stack(
     status, reference, _ = run(capsys, "play", "perpetual-motion", "--seed", "2")
     status_impl, theirs, _ = run(capsys, "play", "perpetual-motion", "--seed", "2", "--impl", str(tmp_path / "mine"))
     assert status == status_impl == 0
-    assert theirs.splitlines()[0].endswith(
+    assert _deal(theirs).endswith(
         ": your ArrayStack (structures/array_stack.py); the package's ArrayQueue, ArrayDeque "
         "(exercises 3, 5 not started)")
-    assert theirs.splitlines()[1:] == reference.splitlines()[1:]
+    assert _told(theirs) == _told(reference)
 
 
 def test_klondike_runs_on_a_students_deque_and_on_their_linked_classes(
@@ -303,13 +325,13 @@ def test_klondike_runs_on_a_students_deque_and_on_their_linked_classes(
     status_linked, linked, _ = run(capsys, "play", "klondike", "--seed", "3", "--impl",
                                    str(tmp_path / "mine"), "--linked")
     assert status == status_array == status_linked == 0
-    assert array.splitlines()[0].endswith(
+    assert _deal(array).endswith(
         ": your ArrayDeque (structures/array_deque.py); the package's ArrayStack, ArrayQueue "
         "(exercises 1, 3 not started)")
-    assert linked.splitlines()[0].endswith(
+    assert _deal(linked).endswith(
         ": your LinkedDeque (structures/linked_deque.py); the package's LinkedStack, LinkedQueue "
         "(exercises 2, 4 not started)")
-    assert array.splitlines()[1:] == linked.splitlines()[1:] == reference.splitlines()[1:]
+    assert _told(array) == _told(linked) == _told(reference)
 
 
 def test_play_on_unfinished_structures_says_which_method_broke(
@@ -329,7 +351,7 @@ def test_the_games_run_without_the_dev_tools_installed() -> None:
     block = "import sys; [sys.modules.__setitem__(m, None) for m in ('pytest', 'hypothesis', 'mkdocs')]; "
     play = subprocess.run(
         [sys.executable, "-c", block + "from solitaire_ds.cli import main; "
-         "sys.exit(main(['play', 'perpetual-motion', '--seed', '1']))"],
+         "sys.exit(main(['play', 'perpetual-motion', '--seed', '1', '--record']))"],
         capture_output=True, text=True, check=False)
     assert play.returncode == 0 and "Result: won = " in play.stdout, play.stderr
     check = subprocess.run(

@@ -28,6 +28,7 @@ def _by_hand(tmp_path: Path, command: str, done: tuple[int, ...] = ()) -> tuple[
     env = _shim(tmp_path)
     home = tmp_path / "home"
     home.mkdir()
+    env = {**env, "HOME": str(home.resolve()), "COLUMNS": "80"}  # a student's 80-column terminal, at home
     subprocess.run(["sh", "-c", "solitaire-ds exercises init my-exercises"], cwd=home, env=env, check=True,
                    capture_output=True)
     folder = home / "my-exercises"

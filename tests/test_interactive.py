@@ -9,6 +9,7 @@ from solitaire_ds.games.aces_up import AcesUp, AcesUpOptions
 from solitaire_ds.games.idiots_delight import IdiotsDelight
 from solitaire_ds.interactive import RULES, InteractivePlayer
 from solitaire_ds.records import play_record, replay
+from solitaire_ds.text import fit
 
 EIGHT = Deck.parse("AC 2C AD 2D AH 2H AS 2S", ranks=[Rank.ACE, Rank.TWO])
 
@@ -30,7 +31,7 @@ class Terminal:
         self.shown.append(" ".join(map(str, parts)))
 
     def player(self) -> InteractivePlayer:
-        return InteractivePlayer(self.read, self.write)
+        return InteractivePlayer(self.read, self.write, width=80)
 
     @property
     def text(self) -> str:
@@ -40,9 +41,10 @@ class Terminal:
 def test_the_rules_are_shown_first_then_the_piles_and_numbered_moves() -> None:
     term = Terminal("2", "1", "2", "1")
     record = play_record(IdiotsDelight(EIGHT), term.player(), "interactive")
-    assert term.shown[0] == RULES["idiots-delight"]
+    assert term.shown[0] == fit(RULES["idiots-delight"], 80)  # wrapped at words to 80 columns
     assert "pile 1: A♣" in term.text
-    assert "Moves: 1) suit 1 2   2) pair 1 3   3) pair 2 4   4) suit 3 4" in term.text
+    assert "Moves:\n  1) suit 1 2\n  2) pair 1 3\n  3) pair 2 4\n  4) suit 3 4" in term.text
+    assert max(len(line) for line in term.text.splitlines()) <= 80
     assert record.result == {"won": True, "cards_left": 0}
 
 
@@ -53,10 +55,10 @@ def test_a_move_may_be_typed_as_text() -> None:
 
 
 @pytest.mark.parametrize(("typed", "message"), [
-    ("9", "'9' is not a move number: choose 1 to 4."),
+    ("9", "'9' is not a move number: choose a number from 1 to 4."),
     ("", "Please choose a move: 1 to 4, or h for help."),
-    ("banana", "'banana' is not allowed: unknown move 'banana' (moves: pair I J, suit I J, "
-               "deal, quit)."),
+    ("banana", fit("'banana' is not allowed: unknown move 'banana' (moves: pair I J, suit I J, "
+                   "deal, quit).", 80)),
     ("pair 1 2", "'pair 1 2' is not allowed: A♣ and 2♣ are not the same rank."),
     ("pair 1 x", "'pair 1 x' is not a move: type a number from 1 to 4, or h for help."),
 ])
@@ -68,10 +70,21 @@ def test_bad_input_gets_a_message_and_the_same_prompt(typed: str, message: str) 
     assert record.events[-2] == {"type": "quit"}
 
 
-def test_help_repeats_the_rules() -> None:
+def test_help_repeats_the_rules_and_redraws_the_table() -> None:
     term = Terminal("h", "q")
     play_record(IdiotsDelight(EIGHT), term.player(), "interactive")
-    assert term.shown.count(RULES["idiots-delight"]) == 2
+    assert term.shown.count(fit(RULES["idiots-delight"], 80)) == 2
+    assert term.text.count("pile 1: A♣") == 2  # the table again after the help
+
+
+def test_a_single_move_is_offered_as_the_only_one() -> None:
+    player = InteractivePlayer(lambda prompt: "", lambda *a: None, width=80)
+    shown: list[str] = []
+    player._write = lambda text="": shown.append(text)
+    game = IdiotsDelight(EIGHT)
+    game.advance()
+    player._understand(game, game.legal_moves()[:1], "9")
+    assert shown == ["'9' is not a move number: the only move is 1."]
 
 
 def test_undo_takes_back_the_last_move_and_the_record_replays() -> None:

@@ -61,7 +61,7 @@ def test_a_bad_decks_file_is_reported_with_its_line_and_nothing_is_played(
     path.write_text(f"{Deck.standard()}\nAS 2S\n", encoding="utf-8")
     status, out, err = run(capsys, "klondike", "--decks", str(path))
     assert status == 2 and out == ""
-    assert err.startswith(f"solitaire-ds: error: {path}, line 2: the deck has 2 cards, not 52")
+    assert err.startswith(f"solitaire-ds klondike: error: {path}, line 2: the deck has 2 cards, not 52")
     assert len(err.strip().splitlines()) == 1
 
 
@@ -70,7 +70,8 @@ def test_more_games_than_the_decks_file_holds_is_refused(
 ) -> None:
     status, out, err = run(capsys, "klondike", "--decks", str(decks_file), "--games", "4")
     assert status == 2 and out == ""
-    assert err.strip() == f"solitaire-ds: error: --games 4: {decks_file} holds only 3 decks"
+    assert err.strip() == (f"solitaire-ds klondike: error: --games 4: {decks_file} holds only 3 decks "
+                           "(see solitaire-ds klondike --help)")
 
 
 def test_a_decks_file_of_one_deck_is_counted_in_the_singular(
@@ -79,7 +80,8 @@ def test_a_decks_file_of_one_deck_is_counted_in_the_singular(
     path = tmp_path / "good.txt"
     path.write_text(f"{Deck.standard()}\n", encoding="utf-8")
     status, _, err = run(capsys, "klondike", "--decks", str(path), "--games", "2")
-    assert status == 2 and err.strip() == f"solitaire-ds: error: --games 2: {path} holds only 1 deck"
+    assert status == 2 and err.strip() == (f"solitaire-ds klondike: error: --games 2: {path} holds only 1 deck "
+                                           "(see solitaire-ds klondike --help)")
 
 
 def test_a_jsonl_file_that_cannot_be_written_is_refused_before_any_game(
@@ -87,7 +89,8 @@ def test_a_jsonl_file_that_cannot_be_written_is_refused_before_any_game(
 ) -> None:
     status, out, err = run(capsys, "simulate", "klondike", "--games", "3", "--jsonl", str(tmp_path))
     assert status == 2 and out == ""  # no report: nothing was played
-    assert err.strip() == f"solitaire-ds: error: --jsonl {tmp_path}: that is a folder; give a file name"
+    assert err.strip() == (f"solitaire-ds simulate: error: --jsonl {tmp_path}: that is a folder; give a file name "
+                           "(see solitaire-ds simulate --help)")
 
 
 @pytest.mark.parametrize(("argv", "message"), [
@@ -107,8 +110,9 @@ def test_the_report_shows_two_complete_records_then_the_money(
 ) -> None:
     status, out, err = run(capsys, "klondike", "--decks", str(decks_file))
     assert status == 0
-    assert out.startswith(f"Klondike for money: 3 games (decks from {decks_file}); the player "
-                          "pays $52 a game and wins $5 a card played to the foundations\n")
+    heading = " ".join(out.split("\n\n")[0].split())  # wrapped at words to the terminal's width
+    assert heading == (f"Klondike for money: 3 games (decks from {decks_file}); the player "
+                       "pays $52 a game and wins $5 a card played to the foundations")
     assert out.count("=== Game ") == 2
     assert "=== Game 1 of 3 (line 2 of the decks file) ===" in out
     assert "=== Game 3 of 3" not in out
@@ -120,14 +124,15 @@ def test_the_report_shows_two_complete_records_then_the_money(
     cards = [Klondike(Deck.parse(line)).run()["to_foundation"]
              for line in decks_file.read_text(encoding="utf-8").splitlines()[1:] if line]
     net = sum(5 * c - 52 for c in cards)
-    totals = out[out.index("All 3 games:"):].splitlines()
+    # the totals, their wrapped lines joined (each wraps at words to the terminal's width)
+    totals = out[out.index("All 3 games:"):].replace("\n    ", " ").splitlines()
     assert totals[1] == "  games played: 3"
     assert totals[3].startswith(f"  cards played to the foundations: {sum(cards)} in all, ")
     sign = "+" if net > 0 else "-"
     assert totals[4].startswith(f"  net winnings: {sign}${abs(net)} in all ($156 paid, "
                                 f"${5 * sum(cards)} won); {sign}${abs(net) / 3:.2f} a game (95% CI ")
     assert len(totals) == 5  # the timing line is on stderr
-    assert err.startswith("time: ") and " games per second (1 worker); peak memory " in err
+    assert err.splitlines()[-1].startswith("time: ") and " games per second (1 worker); peak memory " in err
 
 
 def test_a_zero_net_carries_a_sign_too() -> None:
@@ -159,7 +164,7 @@ def test_the_same_seed_gives_the_same_report_whatever_the_workers(
     _, two, err = run(capsys, "klondike", "--games", "40", "--seed", "7", "--workers", "2",
                       "--jsonl", str(tmp_path / "two.jsonl"))
     assert one == two  # byte for byte: the timing line goes to stderr
-    assert err.startswith("time: ") and " games per second (2 workers); peak memory " in err
+    assert err.splitlines()[-1].startswith("time: ") and " games per second (2 workers); peak memory " in err
     assert (tmp_path / "one.jsonl").read_text() == (tmp_path / "two.jsonl").read_text()
     assert "Klondike for money: 40 games (seed 7)" in one
 
@@ -196,7 +201,7 @@ def test_the_progress_bar_counts_games(
     status, _, _ = run(capsys, "klondike", "--games", "4", "--seed", "1", "--show", "0")
     assert status == 0
     bar = terminal.getvalue()
-    assert "\rklondike [" in bar and "] 4/4 games, " in bar and "deals" not in bar
+    assert f"\r{Klondike.title} [" in bar and "] 4/4 games, " in bar and " elapsed" in bar and "deals" not in bar
 
 
 def test_jsonl_holds_one_result_per_game_in_deal_order(

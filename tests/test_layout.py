@@ -36,6 +36,8 @@ LAYERS: dict[str, int] = {
     "solitaire_ds.no_peek": 2,
     "solitaire_ds.records": 2,
     "solitaire_ds.simulate": 2,
+    "solitaire_ds.money": 2,  # Klondike for money: records and statistics of many games
+    "solitaire_ds.story": 2,  # a game told from its record
     "solitaire_ds.course": 3,
     "solitaire_ds.conftest": 3,
     "solitaire_ds.cli": 4,

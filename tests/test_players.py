@@ -49,7 +49,7 @@ def test_play_shows_the_players_line_and_its_json_replays(
     status, out, _ = run(capsys, "play", game, "--seed", "3", "--player", player,
                          "--json", str(path))
     assert status == 0
-    assert f"Player: {player}" in out and "Result: won = " in out
+    assert f"Player: {player}." in out and "Result: " in out
     record = json.loads(path.read_text(encoding="utf-8"))
     assert record["player"] == player
     status, out, _ = run(capsys, "replay", str(path), "--quiet")
@@ -60,7 +60,7 @@ def test_play_with_the_solver_shows_a_winning_line(capsys: pytest.CaptureFixture
     # Seed 6 of Aces Up is winnable: the solver's line ends with only the aces.
     status, out, _ = run(capsys, "play", "aces-up", "--seed", "6", "--player", "solver")
     assert status == 0
-    assert "Result: won = yes, cards_left = 4, score = 48" in out
+    assert "Result: won: score 48, 4 cards left" in out
 
 
 def test_simulate_takes_the_player_and_prints_the_summary(

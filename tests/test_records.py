@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from solitaire_ds.cards import Deck
+from solitaire_ds.games import game_class
 from solitaire_ds.games.aces_up import AcesUp
 from solitaire_ds.games.klondike import Klondike
 from solitaire_ds.games.perpetual_motion import PerpetualMotion
@@ -280,6 +281,10 @@ def test_any_changed_value_is_rejected_with_a_record_error_and_nothing_else(
     else:
         if path == ("deck",):  # card codes are read case-insensitively: the same deck in other letters
             assert Deck.parse(str(new)) == Deck.parse(str(old)), (path, old, new)
+            return
+        if path == ("options",):  # options left out are the defaults: {} is the default gather
+            options = game_class(original["game"]).options_type
+            assert options.from_json(new) == options.from_json(old), (path, old, new)
             return
         # only a player's name may change, to another player, on a game with decisions
         assert path == ("player",) and original is aces_up_record, (path, old, new)

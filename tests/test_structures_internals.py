@@ -19,11 +19,11 @@ from solitaire_ds.course.contracts.structure_contracts import (
     ShrinkingContract,
     StackContract,
     deque_machine,
-    list_shortcuts,
     queue_machine,
     run_machine,
     stack_machine,
 )
+from solitaire_ds.course.honesty import list_notes
 from solitaire_ds.structures import (
     ArrayDeque,
     ArrayQueue,
@@ -47,26 +47,30 @@ STRUCTURES_DIR = Path(structures.__file__).parent
 def test_structure_modules_take_no_list_shortcuts_and_never_use_collections_deque(
     path: Path,
 ) -> None:
-    assert list_shortcuts(path.read_text(encoding="utf-8"), path.name) == []
+    assert list_notes(path.read_text(encoding="utf-8"), f"structures/{path.name}") == []
 
 
 @pytest.mark.parametrize(
     ("source", "expected"),
     [
-        ("self._slots.append(x)", "m.py:1: calls .append()"),
-        ("slots = self._slots\nslots.pop()", "m.py:2: calls .pop()"),
-        ("self._slots.insert(0, x)", "m.py:1: calls .insert()"),
-        ("del self._slots[0]", "m.py:1: uses del on an item"),
-        ("from collections import deque", "m.py:1: imports collections.deque"),
-        ("import collections\ncollections.deque()", "m.py:2: uses .deque"),
+        ("self._slots.append(x)", "line 1: grows a Python list with .append()"),
+        ("self._slots.insert(0, x)", "line 1: grows a Python list with .insert()"),
+        ("self._slots += [x]", "line 1: grows a Python list with +="),
+        ("from collections import deque\nself._items = deque()", "line 2: keeps its items in a collections.deque"),
     ],
 )
-def test_shortcut_finder_reports_each_shortcut_with_its_line(source: str, expected: str) -> None:
-    assert list_shortcuts(source, "m.py") == [expected]
+def test_the_instructor_is_told_of_each_list_shortcut_with_its_line(source: str, expected: str) -> None:
+    (note,) = list_notes(source, "structures/m.py")
+    assert note.startswith(f"structures/m.py {expected}")
 
 
-def test_shortcut_finder_allows_calling_the_structures_own_methods() -> None:
-    assert list_shortcuts("self.pop()\nitems.reverse()\nslots[i] = None", "m.py") == []
+@pytest.mark.parametrize("source", [
+    "def f(items: 'collections.deque[int]') -> None: ...",  # a type hint is no shortcut
+    "import sys\nprint('debug', file=sys.stderr)",
+    "self.pop()\nitems.reverse()\nslots[i] = None",
+])
+def test_honest_code_gets_no_note(source: str) -> None:
+    assert list_notes(source, "structures/m.py") == []
 
 
 # -- resizing ------------------------------------------------------------------------------
@@ -356,8 +360,8 @@ def test_copy_count_catches_a_stack_that_halves_at_half_full() -> None:
             _ArrayStackHalvingAtHalf
         )
     assert str(caught.value).startswith(
-        "after _ArrayStackHalvingAtHalf(range(4)), then push(0), pop() 20 times, the capacity "
-        "changed 40 times "
+        "after _ArrayStackHalvingAtHalf(range(4)), then push(0), pop() 5 times, the capacity "
+        "changed 10 times "
         "(4 -> 8 -> 4 -> 8 -> 4 -> 8 -> 4 -> ...)"
     )
     assert "not half full" in str(caught.value)
@@ -417,19 +421,46 @@ def test_a_wrong_order_seen_first_in_repr_names_the_students_method(
     assert second.endswith(culprit)
 
 
-def test_the_given_check_survives_a_submission_that_rebinds_the_package_class(
+def test_the_invariant_is_the_packages_even_when_the_class_rebinds_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from solitaire_ds.course.contracts.operations import given_check
+    from solitaire_ds.course.contracts.operations import invariant
 
     class ArrayStack(structures.ArrayStack[Any]):
         def _check(self) -> None:
             pass
 
-    # a hostile submission swaps the package's class, and its _check, for lenient ones
+    # a class whose _check passes everything, and a package class whose _check is switched
+    # off: the invariant runs on a copy of the fields, with the judge's own reference
     monkeypatch.setattr(structures, "ArrayStack", ArrayStack)
-    monkeypatch.setattr(structures.array_stack.ArrayStack, "_check", lambda self: None)
     stack = ArrayStack([1])
     stack._slots[3] = "stale"
+    monkeypatch.undo()
     with pytest.raises(AssertionError, match="unused slot 3 still holds 'stale'"):
-        given_check(stack)()
+        invariant(stack)
+
+
+class _LinkedStackPushForgetsTheRest(LinkedStack[Any]):
+    def push(self, item: Any) -> None:
+        self._top = linked_stack._Node(item, None)
+        self._size += 1
+
+
+class _ArrayStackAppending(ArrayStack[Any]):
+    """pythonds style: push appends to the list instead of filling a free slot."""
+
+    def push(self, item: Any) -> None:
+        self._slots.append(item)
+        self._size += 1
+
+
+def test_an_order_hint_stays_silent_when_items_are_lost() -> None:
+    with pytest.raises(AssertionError) as caught:
+        StackContract().test_repr_rebuilds(_LinkedStackPushForgetsTheRest)
+    assert "look at" not in str(caught.value), "a lost item does not say which method lost it"
+
+
+def test_the_halving_hint_fires_on_its_cause_only() -> None:
+    with pytest.raises(AssertionError) as caught:
+        ShrinkingContract().test_push_and_pop_at_any_size_copy_the_slots_at_most_once(_ArrayStackAppending)
+    assert "quarter full" not in str(caught.value)

@@ -156,7 +156,18 @@ class IdiotsDelight(FourPileGame):
     def play(self, move: Move) -> None:
         """Make ``move``; raise :class:`IllegalMove` saying why (changing nothing) if not allowed.
 
-        ``pair`` and ``suit`` name two different piles in either order.
+        ``pair`` and ``suit`` name two different piles in either order. With ``i < j`` the
+        two piles, what the checks read:
+
+        * a ``pair`` of two ranks, or a ``suit`` of two suits, raises :class:`IllegalMove`
+          whose message names both cards (as ``A♣`` or ``AC``; the package says
+          "A♣ and 2♣ are not the same rank"), and changes nothing: no card, no event;
+        * a ``pair`` pops both cards and records
+          ``{"type": "pair", "piles": [i, j], "cards": [pile i's card, pile j's card]}``;
+        * a ``suit`` pops the lower card (ace low) and records
+          ``{"type": "suit", "piles": [i, j], "discard": the lower card, "keep": the other}``,
+
+        cards by their codes (``"AC"``), and ``self.discarded`` counts the cards discarded.
 
         Runtime complexity: O(1).
         """
@@ -289,7 +300,7 @@ class IdiotsDelight(FourPileGame):
         """Win rate (Wilson 95%) and the mean number of cards left."""
         n = len(results)
         wins = sum(1 for r in results if r["won"])
-        mean, lo, hi = mean_interval([r["cards_left"] for r in results])
+        mean, lo, hi = mean_interval([r["cards_left"] for r in results], within=(0, 52))
         return [f"won:        {format_rate(wins, n)}",
                 f"cards left: mean {mean:.2f} ({format_interval(lo, hi)})"]
 

@@ -5,11 +5,13 @@ One module per command group adds its sub-commands with ``register(subparsers)``
 * :mod:`solitaire_ds.cli.games` -- ``play``, ``replay``, ``simulate``, ``klondike``;
 * :mod:`solitaire_ds.cli.course` -- ``exercises``, ``check``, ``grade``;
 * :mod:`solitaire_ds.cli.docs` -- ``docs``;
+* :mod:`solitaire_ds.cli.completion` -- ``completion``, the shell completion script;
 
 and :mod:`solitaire_ds.cli.args` holds what they share: the argument types, the
 one-line :class:`UsageError` and the output-file helpers. Nothing below this package
 imports it. Misuse of the command line (an unknown game, a bad number, a malformed deck)
-prints one line, ``solitaire-ds: error: ...``, and exits with status 2; no traceback.
+prints one line, ``solitaire-ds COMMAND: error: ... (see solitaire-ds COMMAND --help)``, and
+exits with status 2; no traceback.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from solitaire_ds.cli import course, docs, games
+from solitaire_ds.cli import completion, course, docs, games
 from solitaire_ds.cli.args import Parser, UsageError, check_output_path, write_output
 
 __all__ = ["UsageError", "build_parser", "check_output_path", "main", "write_output"]
@@ -34,13 +36,17 @@ def build_parser() -> argparse.ArgumentParser:
     >>> build_parser().parse_args(["replay", "game.json"]).command
     'replay'
     """
+    from solitaire_ds import __version__
+
     parser = Parser(
         prog="solitaire-ds",
         description="Stacks, queues and deques, taught through solitaire.",
     )
+    parser.add_argument("--version", action="version", version=f"solitaire-ds {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for group in (games, course, docs):
         group.register(subparsers)
+    completion.register(subparsers, parser)
     return parser
 
 
@@ -61,9 +67,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return handler(args)
     except UsageError as exc:
-        print(f"solitaire-ds: error: {exc}", file=sys.stderr)
+        command = f"solitaire-ds {args.command}" if getattr(args, "command", None) else "solitaire-ds"
+        print(f"{command}: error: {exc} (see {command} --help)", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        from solitaire_ds.simulate import end_progress_line
+
+        end_progress_line()  # the message starts a line of its own, never glued to a progress bar
         print("solitaire-ds: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:

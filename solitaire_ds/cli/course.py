@@ -30,7 +30,7 @@ from solitaire_ds.course.markers import MarkerError
 from solitaire_ds.course.report import check_text, csv_text, feedback_markdown, gradescope_json, score_table
 from solitaire_ds.course.results import Limits, SubmissionResult
 from solitaire_ds.course.status import Status, checked, remember, statuses
-from solitaire_ds.text import shown
+from solitaire_ds.text import fit, shown, terminal_width, tilde
 
 if TYPE_CHECKING:
     from types import ModuleType
@@ -174,13 +174,15 @@ def exercise_number(text: str) -> Exercise:
 
 def _runner() -> ModuleType:
     """Return the grading runner, which needs pytest (the dev extra): say so when it is missing."""
-    try:
-        from solitaire_ds.course import runner
-    except ImportError as exc:
-        raise UsageError(
-            f"checking and grading run the tests, which need {exc.name}: "
-            "install the grading extra (pip install -e '.[grading]')"
-        ) from None
+    import importlib.util
+
+    # the judge imports them in a process of its own: found here is enough (no import to pay for)
+    for name in ("pytest", "hypothesis"):
+        if sys.modules.get(name, False) is None or importlib.util.find_spec(name) is None:
+            raise UsageError(f"checking and grading run the tests, which need {name}: "
+                             "install the grading extra (pip install -e '.[grading]')")
+    from solitaire_ds.course.grader import runner
+
     return runner
 
 
@@ -217,22 +219,48 @@ def _selected(wanted: Sequence[Exercise] | None) -> list[Exercise]:
 # -- handlers ------------------------------------------------------------------------
 
 
+def exercise_table(rows: list[tuple[Exercise, str]], width: int) -> list[str]:
+    """The exercises as a table that fits ``width`` columns: one line each where the
+    terminal is wide enough, else the file on a second line under the title.
+
+    >>> from solitaire_ds.course import exercise
+    >>> print("\\n".join(exercise_table([(exercise(1), "passed")], 80)))
+       #  exercise / file                          points  status
+       1  ArrayStack: a stack in a resizing array      10  passed
+          structures/array_stack.py
+    """
+    status = max((len(s) for _, s in rows), default=0)
+    title = max(len(ex.title) for ex, _ in rows)
+    file = max(len(ex.relpath) for ex, _ in rows)
+    tail = f"  {'points':>6}" + (f"  {'status':<{status}}" if status else "")
+    if 6 + title + 2 + file + len(tail) <= width:
+        lines = [f"  {'#':>2}  {'exercise':<{title}}  {'file':<{file}}{tail}".rstrip()]
+        for ex, shown in rows:
+            end = f"  {ex.points:>6}" + (f"  {shown}" if status else "")
+            lines.append(f"  {ex.number:>2}  {ex.title:<{title}}  {ex.relpath:<{file}}{end}".rstrip())
+        return lines
+    title = max(title, len("exercise / file"))
+    lines = [f"  {'#':>2}  {'exercise / file':<{title}}{tail}".rstrip()]
+    for ex, shown in rows:
+        end = f"  {ex.points:>6}" + (f"  {shown}" if status else "")
+        lines += [f"  {ex.number:>2}  {ex.title:<{title}}{end}".rstrip(), f"      {ex.relpath}"]
+    return lines
+
+
 def _list(args: argparse.Namespace) -> int:
     found = _progress(args)
+    width = terminal_width()
     if found is None:
-        print(f"  {'#':>2}  {'exercise':<52} {'file':<28} points")
-        for ex in EXERCISES:
-            print(f"  {ex.number:>2}  {ex.title:<52} {ex.relpath:<28} {ex.points:>6}")
-        print("\nNo exercise files here: 'solitaire-ds exercises init DIR' writes them, then run this in DIR.")
+        print("\n".join(exercise_table([(ex, "") for ex in EXERCISES], width)))
+        print(fit("\nNo exercise files here: 'solitaire-ds exercises init DIR' writes them, then run this in "
+                  "DIR.", width))
         return 0
     folder, states = found
-    print(f"Your exercises in {folder}:")
-    print(f"  {'#':>2}  {'exercise':<48} {'file':<28} points  status")
-    for state in states:
-        ex = state.exercise
-        print(f"  {ex.number:>2}  {ex.title:<48} {ex.relpath:<28} {ex.points:>6}  {state.shown}")
+    print(fit(f"Your exercises in {tilde(str(folder))}:", width))
+    print("\n".join(exercise_table([(s.exercise, s.shown) for s in states], width)))
     done = sum(s.state == "passed" for s in states)
-    print(f"\n{done} of {len(states)} passed. Run 'solitaire-ds check N' to see exercise N's failing tests.")
+    print(fit(f"\n{done} of {len(states)} passed. Run 'solitaire-ds check N' to see exercise N's failing tests.",
+              width))
     return 0
 
 
@@ -419,7 +447,7 @@ def _check(args: argparse.Namespace) -> int:
             raise UsageError(f"no exercise files here; {below[0].name}/ holds yours: "
                              f"cd {shlex.quote(below[0].name)} && {command}")
     limits = _limits(args)
-    print(f"Checking {folder} on {len(chosen)} exercise(s)...", flush=True)
+    print(fit(f"Checking {tilde(str(folder))} on {len(chosen)} exercise(s)...", terminal_width()), flush=True)
     runner = _runner()
     try:
         result = runner.grade_submission(folder, chosen, limits)
@@ -427,7 +455,7 @@ def _check(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if isinstance(folder, Path) and _own_folder(args, folder):
         remember(folder, result)
-    print(check_text(result, every=args.every))
+    print(check_text(result, every=args.every, width=terminal_width()))
     return 0 if all(r.status == "pass" for r in result.exercises) else 1
 
 

@@ -9,17 +9,13 @@ the counts (``--games`` up to :data:`MAX_GAMES`, ``--workers`` up to :func:`max_
 the rule options, and the folder of a ``--json``/``--jsonl`` file. The report goes to
 stdout and depends only on the deals; the timing line goes to stderr.
 
-``klondike`` plays many games of Klondike for money. Its report is a function of the deals
-alone: the games are played in worker processes without records; the first ``--show``
-games are then played again, recorded, in this process. So the same seed (or decks file)
-gives the same report, byte for byte, whatever ``--workers`` is. The report holds, in
-order: a heading (how many games, where the deals come from, the stakes); a complete
-record of each of the first ``--show`` games (default 2: the layout after the deal, every
-move with the number of the rule that chose it, the board after each stock card is turned,
-the final board and that game's dollars); the totals (games played, games won, cards
-played to the foundations, and the net winnings in all and per game, with a sign and a
-95% interval for the per-game mean). ``solitaire-ds simulate klondike`` prints the same
-report and takes the same options, ``--show`` included (see :func:`run_report`).
+``simulate`` takes the same options for every game: the deals from ``--seed`` or from a
+``--decks`` file (``--games N``: the first N), and ``--show K``, the first K games told
+before the summary. The results are played in worker processes without records; the games
+shown are played again, recorded, in this process, so the same seed (or decks file) gives
+the same output, byte for byte, whatever ``--workers`` is. ``klondike`` is ``simulate
+klondike``: its summary is the money report of :mod:`solitaire_ds.money`, which shows
+the whole record of the first two games by default.
 """
 
 from __future__ import annotations
@@ -49,8 +45,9 @@ from solitaire_ds.cli.args import (
 from solitaire_ds.course import load_toolkit
 from solitaire_ds.games import GAMES, UnknownGame, game_class
 from solitaire_ds.games.base import Game, GameOptions, OptionError
-from solitaire_ds.games.klondike import PAYOUT, STAKE, Klondike, dollars
-from solitaire_ds.records import Record, RecordError, play_record, render_text, replay
+from solitaire_ds.games.klondike import PAYOUT, STAKE, Klondike
+from solitaire_ds.money import DEFAULT_SHOW, origin, report
+from solitaire_ds.records import Record, RecordError, plain_value, play_record, render_text, replay
 from solitaire_ds.simulate import (
     DealSource,
     DeckFileError,
@@ -61,8 +58,9 @@ from solitaire_ds.simulate import (
     seeded_deals,
     timing_line,
 )
+from solitaire_ds.story import tell
 from solitaire_ds.structures.toolkit import DEFAULT_TOOLKIT, Toolkit
-from solitaire_ds.text import shorten
+from solitaire_ds.text import colour_suits, fit, shorten, terminal_width, tilde, wants_colour
 
 #: The largest record ``replay`` reads: the longest game's record is well under 1 MB.
 MAX_RECORD_BYTES = 8 << 20
@@ -137,6 +135,49 @@ def _toolkit(impl: str, linked: bool = False) -> Toolkit:
                          f"{type(exc).__name__}: {exc}") from None
 
 
+def _theirs(impl: str, cls: type[Game]) -> tuple[type[Game], Any, list[str]]:
+    """The student's own game class and shuffle, where their exercises are started.
+
+    Return the game class (the student's from exercises 8-11 when its file is started, else
+    the package's), the ``fisher_yates`` to deal with (exercise 7's, likewise, or None for
+    the package's), and what the student's code is, said for the "Deal:" line.
+    """
+    if impl == "solitaire_ds":
+        return cls, None, []
+    from solitaire_ds.course.catalog import EXERCISES, load_module, resolve_impl, started
+
+    try:
+        folder = resolve_impl(impl)
+    except Exception as exc:  # no such folder: said as the structures' loader says it
+        raise UsageError(f"cannot load the structures from --impl {impl!r}: {type(exc).__name__}: {exc}") from None
+    if not isinstance(folder, Path):
+        return cls, None, []
+    said: list[str] = []
+    module = cls.__module__.removeprefix("solitaire_ds.")
+    game_ex = next((ex for ex in EXERCISES if ex.module == module), None)
+    shuffle_ex = next(ex for ex in EXERCISES if ex.module == "shuffle")
+    try:
+        if game_ex is not None and started(folder, game_ex):
+            cls = getattr(load_module(impl, game_ex.module), cls.__name__)
+            said.append(f"your {cls.__name__} rules ({game_ex.relpath})")
+        shuffle = None
+        if started(folder, shuffle_ex):
+            shuffle = load_module(impl, "shuffle").fisher_yates
+            said.append(f"your fisher_yates ({shuffle_ex.relpath})")
+    except Exception as exc:  # a student's file can fail in any way: report, don't crash
+        raise UsageError(f"cannot load your code from --impl {impl!r}: {type(exc).__name__}: {exc}") from None
+    return cls, shuffle, said
+
+
+def _dealt(seed: int, shuffle: Any) -> Deck:
+    """``Deck.shuffled(seed)``, shuffled by the student's ``fisher_yates`` when given."""
+    if shuffle is None:
+        return Deck.shuffled(seed)
+    cards = list(Deck.standard())
+    shuffle(cards, random.Random(seed))
+    return Deck(cards)
+
+
 def _choose(cls: type[Game], player: str | None) -> Any:
     if not cls.has_decisions:
         if player is not None:
@@ -155,8 +196,8 @@ def _choose(cls: type[Game], player: str | None) -> Any:
 # -- play -----------------------------------------------------------------------------
 
 def _play(args: argparse.Namespace) -> int:
-    cls = _game(args.game)
-    options = _options(cls, args)
+    cls, shuffle, theirs = _theirs(args.impl, _game(args.game))
+    options = _options(cls, args)  # the options class of the game played (the student's own, with --impl)
     if args.deck is not None:
         try:
             deck = Deck.parse(args.deck)
@@ -165,7 +206,12 @@ def _play(args: argparse.Namespace) -> int:
         origin = "the deck given"
     else:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-        deck = Deck.shuffled(seed)
+        try:
+            deck = _dealt(seed, shuffle)
+        except Exception as exc:  # the student's shuffle broke: say so, no traceback
+            print(f"solitaire-ds: the deal stopped: your fisher_yates raised {type(exc).__name__}: {exc}\n"
+                  "  (run `solitaire-ds check 7` to find the bug)", file=sys.stderr)
+            return 1
         origin = f"seed {seed}"
     if args.json is not None:
         check_output_path(args.json, "--json")
@@ -176,16 +222,19 @@ def _play(args: argparse.Namespace) -> int:
         game = cls(deck, options, toolkit=toolkit)
         record = play_record(game, choose, player)
     except Exception as exc:
-        if toolkit is DEFAULT_TOOLKIT:
+        if toolkit is DEFAULT_TOOLKIT and not theirs:
             raise
-        # The student's structures broke the game: say where, without a traceback.
+        # The student's code broke the game: say where, without a traceback.
+        whose = "; ".join([*([f"structures from {tilde(toolkit.source)}"] if toolkit != DEFAULT_TOOLKIT else []),
+                           *theirs])
         print(f"solitaire-ds: the game stopped: {_where(exc)} raised {type(exc).__name__}: {exc}\n"
-              f"  (structures from {toolkit.source}; run `solitaire-ds check` to find the bug)",
-              file=sys.stderr)
+              f"  ({whose}; run `solitaire-ds check` to find the bug)", file=sys.stderr)
         return 1
-    print(f"Deal: {origin}" + (f"; structures from {toolkit.source}" if toolkit != DEFAULT_TOOLKIT
-                               else ""))
-    print(render_text(record), end="")
+    width = terminal_width()
+    print(fit(f"Deal: {origin}" + (f"; structures from {tilde(toolkit.source)}" if toolkit != DEFAULT_TOOLKIT
+                                   else "") + (f"; {', '.join(theirs)}" if theirs else ""), width))
+    told = fit(render_text(record), width) if args.record else tell(record, width)
+    print(colour_suits(told) if wants_colour(sys.stdout) else told, end="")
     if args.json is not None:
         write_output(args.json, record.dumps())
         print(f"Record written to {args.json}")
@@ -209,21 +258,10 @@ def _where(exc: BaseException) -> str:
 
 def _simulate(args: argparse.Namespace) -> int:
     cls = _game(args.game)
-    if cls.name == "klondike":  # Klondike is played for money: its own report
+    if cls.name == "klondike":  # Klondike is played for money: its report is its summary
         return run_report(args)
-    if args.show is not None:
-        raise UsageError(f"--show applies to klondike only: {cls.name} prints a summary")
     options = _options(cls, args)
-    if args.decks is not None:
-        if args.seed is not None or args.games is not None:
-            raise UsageError("--decks plays the file's decks: give no --seed or --games with it")
-        try:
-            sources: Sequence[DealSource] = read_decks(args.decks)
-        except DeckFileError as exc:
-            raise UsageError(str(exc)) from None
-    else:
-        sources = seeded_deals(args.seed if args.seed is not None else 0,
-                               args.games if args.games is not None else 1000)
+    sources, _ = _sources(args)  # --seed or --decks, and --games, as for every game
     player_name = args.player if args.player or not cls.has_decisions else "greedy"
     chosen = _choose(cls, player_name)
     player = chosen[1] if chosen is not None else None
@@ -231,12 +269,21 @@ def _simulate(args: argparse.Namespace) -> int:
         raise UsageError(f"simulate needs a player that decides by itself ({_deciding_players()})")
     if args.jsonl is not None:
         check_output_path(args.jsonl, "--jsonl", [args.decks] if args.decks is not None else [])
-    run = SimulationRun(cls.name, options.to_json(), player)
+    game_type, shuffle, _ = _theirs(args.impl, cls)
+    toolkit = _toolkit(args.impl, args.linked)
+    run = SimulationRun(cls.name, options.to_json(), player, game_type if game_type is not cls else None,
+                        toolkit if toolkit != DEFAULT_TOOLKIT else None, shuffle)
     started = time.perf_counter()
-    results = run_deals(run, sources, args.workers, ProgressBar(f"{cls.name}"))
+    results = run_deals(run, sources, args.workers, ProgressBar(cls.title))
     elapsed = time.perf_counter() - started
     if args.jsonl is not None:
         write_output(args.jsonl, "".join(json.dumps(r) + "\n" for r in results))
+    width = terminal_width()
+    for number, source in enumerate(sources[: args.show or 0], start=1):  # --show K: the first K told
+        game = cls(source.make_deck(), options)
+        record = play_record(game, chosen[0] if chosen is not None else None, player)
+        print(fit(f"=== Game {number} of {len(sources)} ({origin(source, cls.name)}) ===", width), "", sep="\n")
+        print(tell(record, width))
     print(summary(cls, options, player, sources, results, args))
     # The timing differs from run to run and with --workers: stderr, so stdout does not.
     print(timing_line(len(results), elapsed, args.workers), file=sys.stderr)
@@ -254,22 +301,18 @@ def summary(
     """Return the simulation summary (everything but the timing line)."""
     where = (f"decks from {args.decks}" if args.decks is not None
              else f"seed {args.seed if args.seed is not None else 0}")
-    opts = ", ".join(f"{k} = {v}" for k, v in options.to_json().items()) or "none"
+    opts = ", ".join(f"{k} = {plain_value(v)}" for k, v in options.to_json().items()) or "none"
     n = len(results)
     lines = [f"{cls.title}: {n} deal{'s' if n != 1 else ''} ({where}); options: {opts}"
              + (f"; player: {player}" if player else "")]
     lines += ["  " + line for line in cls.summarize(results)]
-    return "\n".join(lines)
+    return fit("\n".join(lines), terminal_width())
 
 
 # -- klondike: many games for money -------------------------------------------------
 
 #: Games played when ``--games`` is not given (with a seed).
 DEFAULT_GAMES = 1000
-#: Games whose whole record is shown when ``--show`` is not given (the rule text asks for 2).
-DEFAULT_SHOW = 2
-
-
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}{'s' if count != 1 else ''}"
 
@@ -303,52 +346,6 @@ def _refuse_other_options(args: argparse.Namespace) -> None:
             raise UsageError(f"--{key[4:].replace('_', '-')} does not apply to klondike")
 
 
-def _origin(source: DealSource) -> str:
-    if source.seed is not None:
-        return f"seed {source.seed}; alone: solitaire-ds play klondike --seed {source.seed}"
-    return f"line {source.line} of the decks file"
-
-
-def report(
-    sources: Sequence[DealSource],
-    results: Sequence[dict[str, Any]],
-    show: int = DEFAULT_SHOW,
-    where: str = "",
-) -> str:
-    """Return the whole report for ``results`` (one per source, in deal order).
-
-    The first ``show`` deals are played again with their records. Nothing here depends
-    on how the results were computed, so the text is the same for any number of workers.
-
-    >>> from solitaire_ds.simulate import seeded_deals
-    >>> deals = seeded_deals(1, 3)
-    >>> results = [Klondike(d.make_deck(), record=False).run() for d in deals]
-    >>> print(report(deals, results, show=0, where="seed 1"))  # doctest: +ELLIPSIS
-    Klondike for money: 3 games (seed 1); the player pays $52 a game and wins $5 a card ...
-    <BLANKLINE>
-    All 3 games:
-      games played: 3
-      won: 0.00% (95% CI 0.00%-56.15%, 0 of 3)
-    ...
-    """
-    n = len(results)
-    lines = [f"Klondike for money: {_plural(n, 'game')}"
-             + (f" ({where})" if where else "")
-             + f"; the player pays ${STAKE} a game and wins ${PAYOUT} a card played to the "
-             "foundations", ""]
-    for number, source in enumerate(sources[:show], start=1):
-        record = play_record(Klondike(source.make_deck()))
-        res = record.result
-        lines += [f"=== Game {number} of {n} ({_origin(source)}) ===", ""]
-        lines += render_text(record).splitlines()
-        lines += ["", f"Game {number}: {res['to_foundation']} cards to the foundations; "
-                  f"paid ${STAKE}, won ${PAYOUT * res['to_foundation']}: "
-                  f"net {dollars(res['net'])}", ""]
-    lines.append(f"All {_plural(n, 'game')}:")
-    lines += ["  " + line for line in Klondike.summarize(results)]
-    return "\n".join(lines)
-
-
 def run_report(args: argparse.Namespace) -> int:
     """Handle ``klondike`` (and ``simulate klondike``): play, report, time; return 0.
 
@@ -370,11 +367,11 @@ def run_report(args: argparse.Namespace) -> int:
         check_output_path(args.jsonl, "--jsonl", [args.decks] if args.decks is not None else [])
     started = time.perf_counter()
     results = run_deals(SimulationRun(Klondike.name, {}), sources, args.workers,
-                        ProgressBar(Klondike.name, unit="games"))
+                        ProgressBar(Klondike.title, unit="games"))
     elapsed = time.perf_counter() - started
     if args.jsonl is not None:
         write_output(args.jsonl, "".join(json.dumps(r) + "\n" for r in results))
-    print(report(sources, results, DEFAULT_SHOW if show is None else show, where))
+    print(fit(report(sources, results, DEFAULT_SHOW if show is None else show, where), terminal_width()))
     # The timing differs from run to run and with --workers: stderr, so stdout does not.
     print(timing_line(len(results), elapsed, args.workers, "games"), file=sys.stderr)
     return 0
@@ -392,11 +389,16 @@ def _replay(args: argparse.Namespace) -> int:
         data = path.read_bytes()
     except OSError as exc:  # no such file, a folder, no permission: misuse of the command
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if _is_results_file(data):
+        raise UsageError(f"{path} is a results file (one game's result a line, as simulate --jsonl "
+                         "writes); replay reads one game's record, as play --json FILE writes it")
     try:
         record = replay(_load_record(data))
-        text = "" if args.quiet else render_text(record)
+        text = "" if args.quiet else fit(render_text(record), terminal_width())
     except RecordError as exc:
-        print(f"{path}: rejected: {exc}", file=sys.stderr)
+        print(f"{path}: rejected: {exc.args[0]}", file=sys.stderr)  # one line, for a script to read
+        if exc.recorded is not None and exc.expected is not None:  # the two events side by side, a key a line
+            print(side_by_side(exc.recorded, exc.expected, terminal_width()), file=sys.stderr)
         return 1
     except Exception as exc:  # a corrupt record can break the reader anywhere: never a traceback
         print(f"{path}: rejected: the record cannot be read "
@@ -405,6 +407,41 @@ def _replay(args: argparse.Namespace) -> int:
     print(text, end="")
     print(f"{path}: verified: {len(record.events)} events replay exactly")
     return 0
+
+
+def _is_results_file(data: bytes) -> bool:
+    """Whether ``data`` is a file of results, one JSON object a line (``simulate --jsonl``)."""
+    lines = data[:1 << 16].splitlines()
+    if len(lines) < 2:
+        return False
+    try:
+        first = json.loads(lines[0])
+    except ValueError:
+        return False
+    return isinstance(first, dict) and "events" not in first and "seed" in first
+
+
+def side_by_side(recorded: dict[str, Any], expected: dict[str, Any], width: int = 80) -> str:
+    """The record's event and the rules' event as two columns, one key a line, differences marked.
+
+    >>> print(side_by_side({"type": "move", "to": 3}, {"type": "move", "to": 4}))
+      key   the record says                    the rules give
+      type  'move'                             'move'
+    * to    3                                  4
+    """
+    keys = list(dict.fromkeys([*expected, *recorded]))
+    key_width = max(len("key"), *(len(str(k)) for k in keys))
+    column = max(12, (width - key_width - 6) // 2)
+
+    def cell(event: dict[str, Any], key: str) -> str:
+        text = repr(event[key]) if key in event else "(none)"
+        return text if len(text) <= column - 1 else text[: column - 4] + "..."
+
+    lines = [f"  {'key':<{key_width}}  {'the record says':<{column}}the rules give"]
+    for key in keys:
+        mark = " " if recorded.get(key, object()) == expected.get(key, object()) else "*"
+        lines.append(f"{mark} {key:<{key_width}}  {cell(recorded, key):<{column}}{cell(expected, key)}".rstrip())
+    return "\n".join(lines)
 
 
 def _load_record(data: bytes) -> Record:
@@ -448,10 +485,14 @@ def register(subparsers: Any) -> None:
     source.add_argument("--deck", help='the deck as 52 card codes, first dealt first: "AS 2H ..."')
     play.add_argument("--player", help="who decides, in games with decisions "
                       "(interactive on a terminal, else greedy; or solver)")
+    play.add_argument("--record", action="store_true",
+                      help="print the full record: every event, and the board after each step "
+                           "(by default, the game is told in about a screenful)")
     play.add_argument("--json", type=Path, metavar="FILE", help="also write the record as JSON")
     play.add_argument("--impl", default="solitaire_ds", metavar="PATH",
-                      help="build the game from these structures: a folder laid out like "
-                      "exercises/ (default: the package's own)")
+                      help="play on your code: a folder laid out like exercises/ (your structures, "
+                      "shuffle and game rules, each where its exercise is started; default: the "
+                      "package's own)")
     play.add_argument("--linked", action="store_true",
                       help="the linked classes (exercises 2, 4, 6) instead of the array ones")
     add_option_flags(play)
@@ -460,7 +501,7 @@ def register(subparsers: Any) -> None:
     sim = subparsers.add_parser(
         "simulate", help="play many deals and summarize the results",
         description="Play many deals (random from --seed, or from --decks FILE) and print a "
-        "summary with 95%% intervals. Same seed, same results, whatever --workers.")
+        "summary with 95% intervals. Same seed, same results, whatever --workers.")
     sim.add_argument("game", help=f"one of: {games}")
     sim.add_argument("--games", type=game_count,
                      help=f"how many deals (default 1000, at most {MAX_GAMES:,})")
@@ -472,8 +513,13 @@ def register(subparsers: Any) -> None:
     sim.add_argument("--jsonl", type=Path, metavar="FILE",
                      help="write one JSON object per deal, in deal order")
     sim.add_argument("--player", help=f"who decides, in games with decisions ({_deciding_players()})")
+    sim.add_argument("--impl", default="solitaire_ds", metavar="PATH",
+                     help="play on your code, as play --impl does")
+    sim.add_argument("--linked", action="store_true",
+                     help="the linked classes (exercises 2, 4, 6) instead of the array ones")
     sim.add_argument("--show", type=show_count, metavar="K",
-                     help="klondike: print the whole record of the first K games (default 2)")
+                     help="tell the first K games before the summary (default 0; klondike: "
+                          f"their whole records, default {DEFAULT_SHOW})")
     add_option_flags(sim)
     sim.set_defaults(handler=_simulate)
 

@@ -6,9 +6,21 @@
   must do, the tests grading runs (shipped in the wheel);
 * :mod:`~solitaire_ds.course.markers` finds the ``# BEGIN SOLUTION`` blocks;
 * :mod:`~solitaire_ds.course.generate` writes ``exercises/`` and ``solutions/`` from them;
-* :mod:`~solitaire_ds.course.runner` runs the contract tests on a submission in a
-  separate, limited process (with :mod:`~solitaire_ds.course.plugin` inside it) and
-  turns the results into scores (:mod:`~solitaire_ds.course.results`);
+* :mod:`~solitaire_ds.course.grader` grades a submission: its
+  :mod:`~solitaire_ds.course.grader.runner` starts a judge process
+  (:mod:`~solitaire_ds.course.grader.judge`: pytest, Hypothesis and the contract tests)
+  that talks, through :mod:`~solitaire_ds.course.grader.proxy` and
+  :mod:`~solitaire_ds.course.grader.connection`, in the plain-data messages of
+  :mod:`~solitaire_ds.course.grader.messages`, to one
+  :mod:`~solitaire_ds.course.grader.worker` per exercise, the only process that runs the
+  student's code, inside the :mod:`~solitaire_ds.course.grader.sandbox`; the judge's
+  verdicts become scores (:mod:`~solitaire_ds.course.results`);
+* :mod:`~solitaire_ds.course.honesty` and :mod:`~solitaire_ds.course.similarity` write the
+  instructor's notes (they never change a score);
+* :mod:`~solitaire_ds.course.browser` runs the checks in the practice pages' Python;
+* :mod:`~solitaire_ds.course.gradescope` builds and runs the Gradescope autograder;
+* :mod:`~solitaire_ds.course.config` reads a course file (points, weights, extra tests);
+* :mod:`~solitaire_ds.course.status` says which exercises a folder has started;
 * :mod:`~solitaire_ds.course.report` prints and exports the scores;
 * :mod:`~solitaire_ds.cli.course` adds ``exercises``, ``check`` and ``grade`` to
   the command line.

@@ -2,15 +2,16 @@
 
 A student's file arrives as text. :func:`run_checks` writes it into a fresh folder laid out
 like ``exercises/``, runs that exercise's contract tests in this process with the grader's
-own pytest plugin (the same events, the same Hypothesis profile), scores them as the
-grader does, and returns the text ``solitaire-ds check`` prints, every failing test listed.
-:func:`play` runs a game on the student's structure (the others from the package) and
-returns it step by step, each step with its board drawn by :mod:`solitaire_ds.boards`.
+own judge (the same tests, the same Hypothesis profile, the same events), scores them as
+the grader does, and returns the text ``solitaire-ds check`` prints, every failing test
+listed. :func:`play` runs a game on the student's structure (the others from the package)
+and returns it step by step, each step with its board drawn by :mod:`solitaire_ds.boards`.
 
-What differs from ``check``: no separate process and no sandbox (a browser tab is its own
-sandbox), and no per-test time limit where the platform has no interval timers; the page
-stops a runaway run by ending the Web Worker that runs it. The instructor's grade comes
-from ``solitaire-ds grade``, never from here.
+What differs from ``check``: the student's code is served in this process (the judge's
+"local" transport) instead of a sandboxed worker -- a browser tab is its own sandbox and the
+student is the only one there -- and there is no per-call time limit: the page stops a
+runaway run by ending the Web Worker that runs it. The instructor's grade comes from
+``solitaire-ds grade``, never from here.
 """
 
 from __future__ import annotations
@@ -18,18 +19,17 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import secrets
-import signal
 import tempfile
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
-from solitaire_ds.course import catalog, child, plugin, report, runner
+from solitaire_ds.course import catalog, report
 from solitaire_ds.course.config import Course
-from solitaire_ds.course.honesty import forbidden
-from solitaire_ds.course.results import ExerciseResult, Limits, SubmissionResult
+from solitaire_ds.course.grader import runner
+from solitaire_ds.course.grader.plan import JudgeConfig
+from solitaire_ds.course.results import Limits, SubmissionResult
 
 __all__ = ["GAME_EXERCISES", "GAME_OF", "PLAYABLE", "play", "run_checks"]
 
@@ -46,32 +46,6 @@ GAME_EXERCISES: dict[int, str] = {8: "perpetual-motion", 9: "idiots-delight", 10
 PLAYABLE = frozenset(GAME_OF) | frozenset(GAME_EXERCISES)
 
 
-@contextlib.contextmanager
-def _alarms_if_any() -> Iterator[None]:
-    """Let the plugin arm its per-test alarms; where the platform has none, make them no-ops.
-
-    Pyodide's ``signal`` module has no interval timers: there the page's stop button (which
-    ends the worker) is the only limit.
-    """
-    if hasattr(signal, "setitimer") and hasattr(signal, "SIGPROF"):
-        yield
-        return
-    names = ("setitimer", "ITIMER_PROF", "ITIMER_REAL", "SIGPROF", "SIGALRM", "signal")
-    saved = {name: getattr(signal, name) for name in names if hasattr(signal, name)}
-    stand_ins = {"setitimer": lambda *args: (0.0, 0.0), "ITIMER_PROF": 2, "ITIMER_REAL": 0,
-                 "SIGPROF": 27, "SIGALRM": 14, "signal": lambda signum, handler: None}
-    for name, value in stand_ins.items():
-        setattr(signal, name, value)
-    try:
-        yield
-    finally:
-        for name in names:
-            if name in saved:
-                setattr(signal, name, saved[name])
-            elif hasattr(signal, name):
-                delattr(signal, name)
-
-
 def _folder_with(exercise: int, source: str, root: Path) -> Path:
     """Write ``source`` as exercise ``exercise``'s file in a new folder laid out like ``exercises/``."""
     ex = catalog.exercise(exercise)
@@ -80,21 +54,6 @@ def _folder_with(exercise: int, source: str, root: Path) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(source, encoding="utf-8")
     return folder
-
-
-@contextlib.contextmanager
-def _environ(values: dict[str, str]) -> Iterator[None]:
-    """Set environment variables for the length of a run, as a child's environment has them."""
-    saved = {name: os.environ.get(name) for name in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 def run_checks(exercise: int, source: str, *, every: bool = True) -> str:
@@ -111,33 +70,25 @@ def run_checks(exercise: int, source: str, *, every: bool = True) -> str:
     ex = catalog.exercise(exercise)
     limits = Limits()
     started = time.monotonic()
-    key = secrets.token_bytes(32)
     contracts = runner.contracts_dir()
-    environment = {
-        plugin.ENV_FAIL_FAST: "1" if limits.fail_fast else "0",
-        plugin.ENV_TEST_SECONDS: f"{limits.test_seconds:g}",
-        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",  # only the plugins a child loads
-    }
-    # The grader's screen first: a file that reaches for code it does not hold scores 0 unrun
-    # (its tests are only collected, for the denominator).
-    why = forbidden(source, ex.relpath) if limits.screen else ""
     with tempfile.TemporaryDirectory(prefix="solitaire-ds-browser-") as tmp:
         folder = _folder_with(exercise, source, Path(tmp))  # a new path each run: a new module
-        results = Path(tmp) / "results.jsonl"
-        fd = os.open(results, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        arguments = child.pytest_arguments([str(contracts / Path(ex.test_file).name)], str(folder),
-                                           contracts.parents[2], collect_only=bool(why))
-        with _environ(environment), plugin.recording(fd, key, runner.graded_names_of(ex)), _alarms_if_any(), \
+        config = JudgeConfig(results=Path(tmp) / "results.jsonl", limits=limits,
+                             graded={ex.number: list(runner.graded_names_of(ex))}, transport="local",
+                             impl=str(folder))
+        config.write(Path(tmp) / "judge.json")
+        ini = Path(tmp) / "judge.ini"
+        ini.write_text(runner.JUDGE_INI, encoding="utf-8")
+        arguments = runner.judge_arguments([str(contracts / Path(ex.test_file).name)], Path(tmp) / "judge.json", ini)
+        # only the plugins a judge loads (not every installed one), as in a grading run
+        with mock.patch.dict(os.environ, {"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}), \
                 contextlib.redirect_stdout(io.StringIO()):
-            pytest.main(arguments)
-        events, forged = child.read_events(results, key)
-    run = child.Run(events, 0, False, "", forged)
-    # The denominators: a child collects them on the reference; here the same contract file
-    # collects the same tests (collecting never imports the file under test).
-    ids = tuple(next((e["ids"] for e in events if e["e"] == "collected"), []))
+            code = pytest.main(arguments)
+        events, unreadable = runner.read_events(config.results)
+    run = runner.JudgeRun(events, int(code), 0.0, "", False, unreadable)
     course = Course()
-    result = (ExerciseResult(course.exercise(ex), 0, len(ids), reason=why) if why
-              else runner.exercise_result(course, ex, ids, run, limits))
+    ids = runner.collected_ids(run, [ex]).get(ex.number, ())
+    result = runner.exercise_score(course, ex, ids, run, limits)
     seconds = round(time.monotonic() - started, 2)
     return report.check_text(SubmissionResult("browser", "browser", (result,), (), seconds), every=every)
 

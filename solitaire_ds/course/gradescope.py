@@ -117,7 +117,7 @@ if ! command -v bwrap >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; the
 fi
 "$python" -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$here/{wheel}[grading]"
-"$venv/bin/python" -c "import solitaire_ds.course.runner"  # the grader imports: pytest and Hypothesis are there
+"$venv/bin/python" -c "import solitaire_ds.course.grader.runner"  # the grader imports: pytest and Hypothesis are there
 echo "setup.sh: solitaire-ds {version} installed in $venv with $("$venv/bin/python" --version)"
 """
 
@@ -435,7 +435,7 @@ def build_bundle(
 
 def _grade(source: Path, upload: Path) -> tuple[dict[str, Any], tuple[str, ...]]:
     """Grade the upload with the bundle in ``source``; return results.json and the grader's notes."""
-    from solitaire_ds.course.runner import grade_many
+    from solitaire_ds.course.grader.runner import grade_many
 
     course = json.loads((source / "course.json").read_text(encoding="utf-8"))
     chosen = [exercise(int(e["number"])) for e in course["exercises"]]

@@ -1,91 +1,82 @@
-"""What a graded file may not do, read from its source before it runs.
+"""Notes for the instructor about how a structure keeps its items, read from the source.
 
-Invariant: :func:`forbidden` reads a submission's file with ``ast`` (it never runs it) and
-returns a reason when the file reaches for code it does not contain: running text as code
-(``exec``, ``eval``, ``compile``, ``__import__``), opening files, importing modules that
-reach the machine, the interpreter or other code (``os``, ``sys``, ``importlib``, ``ctypes``,
-``subprocess`` and their kin), naming an attribute it computes at run time (``getattr(x,
-"app" + "end")``), or, in a structure, using ``collections.deque``. None of these is ever
-needed to write a stack, a game rule or the solver; each is how a file would re-use the
-reference, a classmate's work or the grader's machinery. Such an exercise scores 0 with
-the reason. :func:`suspicious` returns the milder notes: names of the grader's machinery
-that a file mentions, for the instructor to read.
+Invariant: :func:`list_notes` reads a submission's file with ``ast`` (it never runs it)
+and never changes a score: the tests decide the grade from what the code does. It notes a
+structure that keeps its items in a Python ``list`` it grows or shrinks item by item
+(``self._slots.append(x)``, ``self._items += [x]``, ``.insert``, ``.pop``) or in a
+``collections.deque`` -- the exercise asks for the structure's own slots or nodes, and a
+test that counts copies may not show every such shortcut. Names in type hints are not
+uses: a ``deque`` in an annotation is not noted.
 
->>> forbidden("import os\\nclass S:\\n    pass\\n", "structures/array_stack.py")
-'structures/array_stack.py imports os (line 1), which an exercise never needs: write the code itself'
->>> forbidden("class S:\\n    def f(self):\\n        return [1]\\n", "structures/array_stack.py")
-''
+>>> list_notes("class S:\\n    def push(self, x):\\n        self._slots.append(x)\\n", "structures/array_stack.py")
+['structures/array_stack.py line 3: grows a Python list with .append() (the exercise asks for its own slots or nodes)']
+>>> list_notes("import sys\\nclass S:\\n    def push(self, x: 'collections.deque'):\\n        self._slots[0] = x\\n",
+...            "structures/array_stack.py")
+[]
 """
 
 from __future__ import annotations
 
 import ast
-import re
 
-__all__ = ["forbidden", "suspicious"]
+from solitaire_ds.course.similarity import parse
 
-#: Modules that reach the machine, the interpreter or other code.
-_MODULES = {
-    "builtins", "code", "codeop", "ctypes", "gc", "importlib", "inspect", "io", "marshal", "mmap",
-    "multiprocessing", "os", "pathlib", "pickle", "posix", "pty", "resource", "runpy", "shutil", "signal",
-    "socket", "subprocess", "sys", "tempfile", "threading", "types", "urllib", "zipimport", "_pytest",
-    "pytest", "hypothesis", "solitaire_ds.course",
-}
-#: Built-in functions that run text as code, open files or reach other frames.
-_CALLS = {"exec", "eval", "compile", "__import__", "open", "globals", "breakpoint", "input"}
-#: Built-ins whose attribute name must be written out, not computed.
-_NAMED = {"getattr", "setattr", "delattr", "hasattr"}
-_NEVER = "which an exercise never needs: write the code itself"
-_OWN = "a structure keeps its own slots or nodes"
+__all__ = ["list_notes"]
+
+_GROWING = {"append", "extend", "insert", "pop", "remove", "clear", "appendleft", "popleft"}
+_WHY = "(the exercise asks for its own slots or nodes)"
 
 
-def forbidden(source: str, relpath: str) -> str:
-    """Return why ``source`` (the file ``relpath`` of a submission) may not be graded, or ''.
+def list_notes(source: str, relpath: str) -> list[str]:
+    """Return one note per place where structure file ``relpath`` takes a list or deque shortcut.
+
+    Only structure files (``structures/...``) are read; a file that does not parse has no
+    notes (the tests say why it does not import).
 
     Runtime complexity: O(n) in the length of ``source``.
     """
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return ""  # the child reports a file that does not import, with its line
-    structure = relpath.startswith("structures/")
+    if not relpath.startswith("structures/"):
+        return []
+    tree = parse(source)
+    if tree is None:
+        return []
+    hints = {id(node) for node in ast.walk(tree) for node in _annotations(node)}
+    notes: list[tuple[int, str]] = []
     for node in ast.walk(tree):
-        line = getattr(node, "lineno", "?")
-        if isinstance(node, (ast.Import, ast.ImportFrom)):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-            for name in names:
-                if name in _MODULES or name.split(".")[0] in _MODULES or (
-                        name.startswith("solitaire_ds.course")):
-                    return f"{relpath} imports {name} (line {line}), {_NEVER}"
-                if structure and isinstance(node, ast.ImportFrom) and name == "collections" and any(
-                        a.name == "deque" for a in node.names):
-                    return f"{relpath} imports collections.deque (line {line}): {_OWN}"
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            name = node.func.id
-            if name in _CALLS:
-                return f"{relpath} calls {name}() (line {line}), {_NEVER}"
-            if name in _NAMED and (len(node.args) < 2 or not isinstance(node.args[1], ast.Constant)):
-                return f"{relpath} calls {name}() with a computed name (line {line}): write the attribute's name out"
-        elif isinstance(node, ast.Attribute) and structure and node.attr == "deque":
-            return f"{relpath} uses .deque (line {line}): {_OWN}"
-        elif isinstance(node, ast.Name) and node.id in ("__builtins__", "__loader__", "__spec__"):
-            return f"{relpath} uses {node.id} (line {line}), {_NEVER}"
-    return ""
+        if id(node) in hints:
+            continue
+        line = int(getattr(node, "lineno", 0))
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            receiver = node.func.value
+            if node.func.attr in _GROWING and _is_own_attribute(receiver):
+                notes.append((line, f"grows a Python list with .{node.func.attr}()"))
+            elif node.func.attr == "deque":
+                notes.append((line, "keeps its items in a collections.deque"))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "deque":
+            notes.append((line, "keeps its items in a collections.deque"))
+        elif isinstance(node, ast.AugAssign) and isinstance(node.op, ast.Add) and _is_own_attribute(node.target) \
+                and isinstance(node.value, (ast.List, ast.ListComp)):
+            notes.append((line, "grows a Python list with +="))
+    return [f"{relpath} line {line}: {what} {_WHY}" for line, what in sorted(set(notes))]
 
 
-#: Names a stack or a game rule never needs, but code that reaches into the grader does.
-_SUSPICIOUS = re.compile(
-    r"\b(?:_RECORDER|solitaire_ds\.course|_pytest|pytest|hypothesis|sys\.modules|gc\.get_objects|"
-    r"sys\._getframe|ctypes|os\.environ|/proc/|setitimer|signal\.signal)\b"
-)
+def _is_own_attribute(node: ast.expr) -> bool:
+    """``self.something``: an attribute of the structure itself."""
+    return isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "self"
 
 
-def suspicious(source: str) -> list[str]:
-    """Return the names of the grader's machinery that ``source`` mentions, sorted.
-
-    Runtime complexity: O(n) in the length of ``source``.
-
-    >>> suspicious("import sys; sys.modules['x']")
-    ['sys.modules']
-    """
-    return sorted(set(_SUSPICIOUS.findall(source)))
+def _annotations(node: ast.AST) -> list[ast.AST]:
+    """Every node inside the type hints of ``node`` (they are not uses)."""
+    found: list[ast.AST] = []
+    hints: list[ast.expr | None] = []
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        hints.append(node.returns)
+        args = node.args
+        hints += [a.annotation for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+        hints += [a.annotation for a in (args.vararg, args.kwarg) if a is not None]
+    elif isinstance(node, ast.AnnAssign):
+        hints.append(node.annotation)
+    for hint in hints:
+        if hint is not None:
+            found.extend(ast.walk(hint))
+    return found

@@ -21,6 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from solitaire_ds.course.results import ExerciseResult, SubmissionResult
+from solitaire_ds.text import fit
 
 __all__ = ["check_text", "csv_text", "feedback_markdown", "gradescope_json", "score_table"]
 
@@ -70,7 +71,7 @@ def score_table(result: SubmissionResult) -> str:
 _STATUS = {"pass": "PASS", "partial": "FAIL", "fail": "FAIL", "error": "ERROR"}
 
 
-def check_text(result: SubmissionResult, every: bool = False) -> str:
+def check_text(result: SubmissionResult, every: bool = False, width: int = 80) -> str:
     """Return the student's report: a pass/fail table, then each first failing example.
 
     >>> from solitaire_ds.course.catalog import exercise
@@ -81,6 +82,9 @@ def check_text(result: SubmissionResult, every: bool = False) -> str:
        1  ArrayStack: a stack in a resizing array       PASS    17/17   10/10
     <BLANKLINE>
     Exercise 1 passes every test. Well done!
+    Next: exercise 2, LinkedStack: a stack of linked nodes.
+    Its tutorial is "Exercise 2" on the course site; when it is written, run:
+      solitaire-ds check 2
     """
     lines = [f"  {'#':>2}  {'exercise':<{_TITLE_WIDTH}}  result  tests  points"]
     for r in result.exercises:
@@ -96,11 +100,11 @@ def check_text(result: SubmissionResult, every: bool = False) -> str:
             lines.append(f"  {r.reason}")
         elif every and r.tests:
             for test in (t for t in r.tests if not t.passed):
-                lines.append(f"  failing test: {test.test}")
+                lines.append(f"  failing test: {_short(test.test)}")
                 lines.extend(f"    {line}" for line in test.message.splitlines())
         elif r.failures:
             first = r.failures[0]
-            lines.append(f"  first failing test: {first.test}")
+            lines.append(f"  first failing test: {_short(first.test)}")
             # whole: a game's message may name many steps before the one that differs (the
             # grader already bounds every message at 1,000 lines)
             lines.extend(f"    {line}" for line in first.message.splitlines())
@@ -111,6 +115,7 @@ def check_text(result: SubmissionResult, every: bool = False) -> str:
             lines.append(f"Exercise {result.exercises[0].exercise.number} passes every test. Well done!")
         else:
             lines.append(f"All {passing} exercises pass every test. Well done!")
+        lines.append(_next_step(max(r.exercise.number for r in result.exercises)))
     else:
         n = failing[0].exercise.number
         lines.append(
@@ -118,7 +123,30 @@ def check_text(result: SubmissionResult, every: bool = False) -> str:
             f"failure above, then run 'solitaire-ds check {n}' again."
         )
     lines.extend(f"note: {note}" for note in result.notes)
-    return "\n".join(lines)
+    return fit("\n".join(lines), width)
+
+
+def _short(test: str) -> str:
+    """A contract test's name without its class (each exercise has one): fits a terminal line.
+
+    >>> _short("TestArrayStack::test_pop_returns_the_last_pushed"), _short("instructor/test_ex01_x.py::test_y")
+    ('test_pop_returns_the_last_pushed', 'instructor/test_ex01_x.py::test_y')
+    """
+    head, sep, rest = test.partition("::")
+    return rest if sep and head.startswith("Test") and "/" not in head else test
+
+
+def _next_step(done: int) -> str:
+    """What comes after exercise ``done`` passes: the next exercise, or the games."""
+    from solitaire_ds.course.catalog import EXERCISES
+
+    later = [ex for ex in EXERCISES if ex.number > done]
+    if not later:
+        return ("Next: that was the last exercise. Watch the games run on your own code: "
+                "solitaire-ds play perpetual-motion --impl .")
+    ex = later[0]
+    return (f"Next: exercise {ex.number}, {ex.title}.\nIts tutorial is \"Exercise {ex.number}\" on the "
+            f"course site; when it is written, run:\n  solitaire-ds check {ex.number}")
 
 
 def gradescope_json(

@@ -40,6 +40,8 @@ class TestOutcome:
     message: str = ""
     #: Its share of the exercise's points, relative to the others' (the course file's groups).
     weight: float = 1.0
+    #: The CPU seconds the student's code used during it (its worker's, measured by the judge).
+    cpu: float = field(default=0.0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,7 @@ class ExerciseResult:
     seconds: float = 0.0
     #: Every test of the exercise, in order (empty when it could not run; see ``reason``).
     tests: tuple[TestOutcome, ...] = ()
-    #: The CPU time its test process (and all it started) used, in seconds (a measurement,
+    #: The CPU time its workers (and all they started) used, in seconds (a measurement,
     #: not part of the grade: two gradings of one submission compare equal without it).
     cpu: float = field(default=0.0, compare=False)
 
@@ -128,6 +130,9 @@ class SubmissionResult:
     exercises: tuple[ExerciseResult, ...]
     notes: tuple[str, ...] = field(default=())
     seconds: float = 0.0
+    #: The CPU time grading it took, every process counted: the judge, and the workers
+    #: (sandboxed ones included). A measurement, not part of the grade.
+    cpu: float = field(default=0.0, compare=False)
 
     @property
     def score(self) -> float:
@@ -149,22 +154,21 @@ class SubmissionResult:
 
 @dataclass(frozen=True)
 class Limits:
-    """What a submission may use: seconds per test, exercise and submission; bytes of memory and output.
+    """What a submission's code may use: CPU seconds per test, exercise and submission; memory; output.
 
-    A test may use ``test_seconds`` of CPU time, or six times that of wall-clock time
-    (a loop that sleeps); an exercise ``exercise_seconds`` of CPU time (and six times that,
-    plus half a minute, of wall-clock time); all the exercises of one submission together
-    ``submission_seconds`` of CPU time. CPU time is the same on a busy machine and an idle
-    one, so the grade is too.
+    Every limit that decides a score counts the CPU time of the worker that runs the
+    student's code (and of all it starts), which stays the same on a busy machine: a test
+    may use ``test_seconds`` of it, an exercise ``exercise_seconds``, all the exercises of a
+    submission ``submission_seconds``. A wait during which the worker uses no CPU at all for
+    ``stall_seconds`` (code that sleeps, or waits for a thread that never ends) fails the
+    test too. Each default is at least five times what the reference solutions use
+    (``tests/grading/test_margins.py`` measures and prints the margins).
     """
 
-    test_seconds: float = 10.0
+    test_seconds: float = 20.0
     exercise_seconds: float = 90.0
     submission_seconds: float = 600.0
+    stall_seconds: float = 10.0
     memory_bytes: int = 1 << 30
     output_bytes: int = 16 << 20
     fail_fast: bool = False
-    #: Read each file before running it and score 0 one that reaches for code it does not
-    #: contain (:func:`solitaire_ds.course.honesty.forbidden`). Off only to test the walls
-    #: that hold while the code runs, each on its own.
-    screen: bool = True

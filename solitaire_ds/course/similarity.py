@@ -19,13 +19,30 @@ from __future__ import annotations
 import ast
 import builtins
 import hashlib
+import threading
 from collections.abc import Mapping, Sequence
 
 from solitaire_ds.course.markers import find_blocks
 
-__all__ = ["fingerprint", "graded_names", "similarity_notes"]
+__all__ = ["fingerprint", "graded_names", "parse", "similarity_notes"]
 
 _KEEP = set(dir(builtins)) | {"self", "cls"}
+#: CPython 3.11's AST constructor is not safe in two threads at once ("SystemError: AST
+#: constructor recursion depth mismatch", seen with ``grade --jobs 2``): one parse at a time.
+_PARSING = threading.Lock()
+
+
+def parse(source: str, filename: str = "<unknown>") -> ast.Module | None:
+    """Return the syntax tree of ``source``, or None when it does not parse; one thread at a time.
+
+    >>> parse("x = 1").body[0].__class__.__name__, parse("x = (")
+    ('Assign', None)
+    """
+    with _PARSING:
+        try:
+            return ast.parse(source, filename)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
 
 
 def graded_names(source: str, filename: str = "<reference>") -> list[str]:
@@ -38,7 +55,10 @@ def graded_names(source: str, filename: str = "<reference>") -> list[str]:
     """
     lines = {block.begin + 1 for block in find_blocks(source, filename)}
     names = []
-    for node in ast.parse(source).body:
+    tree = parse(source, filename)
+    if tree is None:
+        raise SyntaxError(f"{filename} does not parse")
+    for node in tree.body:
         if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and any(
             node.lineno <= line <= (node.end_lineno or node.lineno) for line in lines
         ):
@@ -98,9 +118,8 @@ def fingerprint(source: str, names: Sequence[str]) -> str | None:
 
     Runtime complexity: O(n) in the length of ``source``.
     """
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = parse(source)
+    if tree is None:
         return None
     graded = [node for node in tree.body
               if isinstance(node, (ast.ClassDef, ast.FunctionDef)) and node.name in names]

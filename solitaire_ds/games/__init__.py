@@ -35,8 +35,13 @@ def game_class(name: str) -> type[Game]:
 
     Raise :class:`UnknownGame` with the list of games when the name is unknown.
     """
+    name = name.strip().lower().replace("_", "-").replace(" ", "-")  # Klondike, aces_up, "aces up"
     if name not in GAMES:
-        raise UnknownGame(f"unknown game {name!r} (choose from {', '.join(sorted(GAMES))})")
+        import difflib
+
+        close = difflib.get_close_matches(name, sorted(GAMES), n=1, cutoff=0.6)
+        guess = f"did you mean {close[0]!r}? " if close else ""
+        raise UnknownGame(f"unknown game {name!r} ({guess}choose from {', '.join(sorted(GAMES))})")
     module, class_name = GAMES[name].split(":")
     cls: type[Game] = getattr(import_module(module), class_name)
     assert issubclass(cls, Game)

@@ -156,6 +156,16 @@ class AcesUp(FourPileGame):
     def play(self, move: Move) -> None:
         """Make ``move``; raise :class:`IllegalMove` saying why (changing nothing) if not allowed.
 
+        What the checks read of ``move i j`` (a card from pile ``i`` to the empty pile ``j``):
+
+        * a move from an empty pile, onto a pile that is not empty, or from a pile onto
+          itself raises :class:`IllegalMove` whose message names that pile by its number
+          (the package says "pile 3 is not empty (it shows A♦)"); with ``aces_only``, a card
+          that is not an ace is refused with a message naming the card (``3♣`` or ``3C``);
+          a refused move changes nothing: no card, no event;
+        * a move records ``{"type": "move", "card": the card's code, "from": i, "to": j}``,
+          then the discards it causes (see :meth:`_discard`).
+
         Runtime complexity: O(1) per card discarded.
         """
         if self.over:
@@ -235,7 +245,13 @@ class AcesUp(FourPileGame):
         self._discard()
 
     def _discard(self) -> None:
-        """Rule 2: discard every top card lower than a showing card of its suit, until none."""
+        """Rule 2: discard every top card lower than a showing card of its suit, until none.
+
+        Each round pops, at once, every top card lower than the highest showing card of its
+        suit (aces high), adds them to ``self.discarded``, and, when the game is recording,
+        records ``{"type": "discard", "cards": [their codes], "piles": [their pile numbers]}``
+        (left to right); then it looks again at the new tops.
+        """
         # BEGIN SOLUTION: While tops share a suit, pop every top below its suit's highest top at once; count, emit.
         piles = self.piles
         while True:
@@ -325,7 +341,7 @@ class AcesUp(FourPileGame):
         n = len(results)
         wins = sum(1 for r in results if r["won"])
         scores = [r["score"] for r in results]
-        mean, lo, hi = mean_interval(scores)
+        mean, lo, hi = mean_interval(scores, within=(0, 48))
         every = ", ".join(f"{score}: {count}" for score, count in sorted(Counter(scores).items()))
         return [f"won:   {format_rate(wins, n)}",
                 f"score: mean {mean:.2f} ({format_interval(lo, hi)})",

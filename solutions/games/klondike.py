@@ -486,8 +486,8 @@ class Klondike(Game):
         ...     print(line)
         games played: 2
         won: 50.00% (95% CI 9.45%-90.55%, 1 of 2)
-        cards played to the foundations: 60 in all, 30.00 a game (95% CI -249.54 to 309.54)
-        net winnings: +$196 in all ($104 paid, $300 won); +$98.00 a game (95% CI -$1,299.68 to +$1,495.68)
+        cards played to the foundations: 60 in all, 30.00 a game (95% CI 0.00 to 52.00)
+        net winnings: +$196 in all ($104 paid, $300 won); +$98.00 a game (95% CI -$52.00 to +$208.00)
         >>> Klondike.summarize([{"won": False, "to_foundation": 10, "cards_left": 42, "net": -2}])[-1]
         'net winnings: -$2 in all ($52 paid, $50 won); -$2.00 a game (95% CI n/a)'
         """
@@ -497,10 +497,10 @@ class Klondike(Game):
         wins = sum(1 for r in results if r["won"])
         lines = [f"games played: {n}", f"won: {format_rate(wins, n)}"]
         if n:
-            mean, lo, hi = mean_interval(cards)
+            mean, lo, hi = mean_interval(cards, within=(0, DECK_SIZE))
             lines.append(f"cards played to the foundations: {sum(cards)} in all, "
                          f"{mean:.2f} a game ({format_interval(lo, hi, sep=' to ')})")
-            mean, lo, hi = mean_interval(nets)
+            mean, lo, hi = mean_interval(nets, within=(-STAKE, PAYOUT * DECK_SIZE - STAKE))
             lines.append(f"net winnings: {dollars(sum(nets))} in all (${STAKE * n:,} paid, "
                          f"${PAYOUT * sum(cards):,} won); {dollars(mean, 2)} a game "
                          f"({format_interval(lo, hi, lambda x: dollars(x, 2), ' to ')})")

@@ -14,14 +14,14 @@ from pathlib import Path
 import pytest
 
 from solitaire_ds.course import REPO_ROOT, exercise
+from solitaire_ds.course.grader.runner import Limits, grade_many, grade_submission, sandbox_or_why
 from solitaire_ds.course.results import SubmissionResult
-from solitaire_ds.course.runner import Limits, grade_many, grade_submission, sandbox_or_why
 from tests.grading.submissions import bad_submission
 
-# Room enough that a busy machine (CPU time grows under contention too) does not fail good code.
-# The screen that reads each file before it runs is off here: these cases test the walls that
-# hold while the code runs, each on its own (tests/grading/test_cheats.py tests the screen).
-LIMITS = Limits(test_seconds=10, exercise_seconds=60, memory_bytes=512 << 20, screen=False)
+# Room enough that a busy machine (CPU time grows under contention too) does not fail good code:
+# the reference's busiest test uses about 1.5 s of its worker's CPU (tests/grading/test_meta.py
+# prints it), so 6 s still leaves a margin while a loop costs 6 s, not the default 20.
+LIMITS = Limits(test_seconds=6, exercise_seconds=60, memory_bytes=512 << 20)
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +65,7 @@ def test_os_exit_in_a_method_keeps_the_tests_before_it_and_the_rest_is_graded(
     assert 0 < r.score < 10 and not r.reason  # the tests that passed before it keep their points
     stopped = r.failures[0]
     assert stopped.test.startswith("TestLinkedQueue::")
-    assert stopped.message.startswith(f"the test process stopped with exit status 7 during {stopped.test}")
-    assert "os._exit()" in stopped.message
+    assert stopped.message == "the code ended its process with exit status 7 (does it call os._exit()?)"
     assert graded["crashes"].result(5).score == 10  # each exercise has a process of its own
 
 
@@ -75,7 +74,7 @@ def test_an_infinite_loop_costs_only_the_tests_that_reach_it(
 ) -> None:
     r = graded["crashes"].result(6)
     assert not r.reason and 0 < r.score < 10
-    assert any("took more than 10 s of CPU time" in f.message for f in r.failures)
+    assert any(f"took more than {LIMITS.test_seconds:g} s of CPU time" in f.message for f in r.failures)
 
 
 def test_runaway_recursion_fails_the_tests_that_reach_it(
@@ -101,30 +100,29 @@ def test_runaway_memory_fails_the_tests_that_reach_it(
     assert graded["hostile"].result(6).score == 10
 
 
-def test_printing_passed_and_forging_results_changes_nothing(
+def test_printing_passed_and_forging_replies_earns_nothing(
     graded: dict[str, SubmissionResult],
 ) -> None:
-    r = graded["hostile"].result(4)
-    assert r.score < 10 and not r.reason
-    assert any("not written by the grader" in note for note in graded["hostile"].notes)
+    # the forged lines reach only the worker's own reply pipe: its answer is not a message
+    assert "the worker answered something that is not a message" in _reason(graded["hostile"], 4)
+    assert graded["crashes"].result(5).score == 10
 
 
 def test_an_infinite_loop_at_import_scores_zero(graded: dict[str, SubmissionResult]) -> None:
     assert _reason(graded["hostile"], 5) == (
-        "structures/array_deque.py takes more than 10 s to import (an infinite loop?)"
+        "structures/array_deque.py takes more than 6 s to import (an infinite loop?)"
     )
 
 
-def test_a_loop_that_ignores_the_alarm_is_stopped_at_the_exercise_cpu_limit(tmp_path: Path) -> None:
+def test_a_loop_that_ignores_signals_is_stopped_from_outside(tmp_path: Path) -> None:
     folder = bad_submission(tmp_path, "deaf")
-    limits = Limits(test_seconds=10, exercise_seconds=15, screen=False)
+    limits = Limits(test_seconds=5, exercise_seconds=9)  # 5 s a test: over 3 times the reference's busiest
     result = grade_submission(folder, [exercise(6), exercise(1)], limits)
     r = result.result(6)
     assert 0 < r.score < 10 and not r.reason  # the tests before the loop keep their points
-    assert r.failures[0].message == f"ran out of its 15 s of CPU time during {r.failures[0].test}"
+    assert r.failures[0].message == "the test took more than 5 s of CPU time (an infinite loop?)"
     assert r.failures[0].test.startswith("TestLinkedDeque::")
     assert result.result(1).score == 10
-    assert any("linked_deque.py mentions signal.signal" in note for note in result.notes)
 
 
 def test_a_missing_file_scores_zero_without_running(tmp_path: Path) -> None:
@@ -152,19 +150,20 @@ def test_memory_kept_by_one_exercise_does_not_cost_the_next(tmp_path: Path) -> N
 
 def test_a_sleeping_loop_costs_only_the_test_that_reaches_it(tmp_path: Path) -> None:
     folder = bad_submission(tmp_path, "sleeper")
-    result = grade_submission(folder, [exercise(1)], Limits(test_seconds=2, exercise_seconds=90, screen=False))
+    result = grade_submission(folder, [exercise(1)], Limits(exercise_seconds=90, stall_seconds=4))
     r = result.result(1)
     assert not r.reason and 8 <= r.score < 10  # 16 of 17 (one more if the machine is very busy)
     failed = {f.test: f.message for f in r.failures}
-    assert "more than 12 s of wall-clock time" in failed["TestArrayStack::test_repr_rebuilds"]
+    assert failed["TestArrayStack::test_repr_rebuilds"] == (
+        "the test waited 4 s with no CPU time used (does the code sleep or wait?)")
 
 
 def test_the_submission_limit_stops_the_exercises_that_would_pass_it(tmp_path: Path) -> None:
     folder = bad_submission(tmp_path, "slow_import")
-    limits = Limits(test_seconds=10, exercise_seconds=60, submission_seconds=6, screen=False)
+    limits = Limits(test_seconds=10, exercise_seconds=60, submission_seconds=6)
     result = grade_submission(folder, [exercise(1), exercise(2)], limits)
     assert _reason(result, 1) == (
-        "ran out of CPU time before its tests started: the submission used up its 6 s")
+        "ran out of CPU time: the submission used up its 6 s before its tests started")
     assert _reason(result, 2) == "not run: the submission used up its 6 s of CPU time"
 
 
@@ -173,21 +172,16 @@ def test_rewriting_a_contract_test_costs_the_exercise_that_did_it(tmp_path: Path
     before = contract.read_bytes()
     folder = bad_submission(tmp_path, "tamper")
     result = grade_submission(folder, [exercise(1), exercise(2)], LIMITS)
-    if isinstance(sandbox_or_why(), str):  # no sandbox: the copy can be written, and that is seen
-        assert _reason(result, 1) == (
-            "not graded: the grader's own files changed while this exercise ran "
-            "(solitaire_ds/course/contracts/test_ex02_linked_stack.py (its copy))"
-        )
-    else:  # in the sandbox the copy is read-only: the attempt fails at import
-        assert "Read-only file system" in _reason(result, 1)
+    if isinstance(sandbox_or_why(), str):  # no sandbox: the checkout can be written, and that is seen
+        assert "the grader's own files changed" in _reason(result, 1)
+    else:  # in the sandbox the worker holds no contract test to rewrite: the attempt fails at import
+        assert "No such file or directory" in _reason(result, 1)
     assert result.result(2).score == 10  # a fresh copy of the contract tests
     assert contract.read_bytes() == before  # the child never saw the checkout
 
 
-def test_code_that_reaches_into_the_grader_is_pointed_out(tmp_path: Path) -> None:
+def test_code_that_reaches_for_the_grader_finds_nothing_there(tmp_path: Path) -> None:
     folder = bad_submission(tmp_path, "cheat")
-    result = grade_submission(folder, [exercise(1)], LIMITS)
-    assert (
-        "exercise 1: structures/array_stack.py mentions _RECORDER, solitaire_ds.course, sys.modules: "
-        "read it before trusting its score"
-    ) in result.notes
+    result = grade_submission(folder, [exercise(7)], LIMITS)
+    # the snippet breaks its own shuffle if it finds any part of the judge in its process
+    assert result.result(7).score == 10, result.result(7).summary

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from solitaire_ds.course import EXERCISES
+from solitaire_ds.course.grader.runner import Limits, available_exercises
 from solitaire_ds.course.results import ExerciseResult
-from solitaire_ds.course.runner import Limits, available_exercises
 from tests.grading.zoo import ZOO, Bug, grade_bugs, load_bugs
 
 BUGS = load_bugs()

@@ -1,31 +1,33 @@
-"""The grader against a hostile student: no answer key, no classmate, no escape.
+"""The grader against a hostile student: no answer key, no classmate, no escape, no verdict.
 
-Each case is a submission a cheating or sabotaging student could hand in. The walls are
-tested each on its own where they overlap: first the screen that reads a file before it
-runs (``Limits.screen``), then, with the screen off, what holds while the code runs (the
-submission's own definitions, the sandbox, the process tree). Unless a test says
-otherwise, grading runs in the sandbox: CI installs bubblewrap, and a test that needs the
-sandbox fails, rather than skips, where the sandbox is missing and ``CI`` is set.
+Each case is a submission a cheating or sabotaging student could hand in, written by
+someone who knows Python's internals. The student's code runs only in a worker; every
+verdict is the judge's, in another process, so each attack scores what its real code earns.
+Unless a test says otherwise, grading runs in the sandbox: CI installs bubblewrap, and a
+test that needs the sandbox fails, rather than skips, where the sandbox is missing and
+``CI`` is set. Most cases use exercise 7 (one small function, graded in about a second).
 """
 
 from __future__ import annotations
 
 import os
+import tempfile
 import textwrap
 from pathlib import Path
 
 import pytest
 
 from solitaire_ds.course import exercise
-from solitaire_ds.course import runner as runner_module
+from solitaire_ds.course.config import Course
+from solitaire_ds.course.grader import runner as runner_module
+from solitaire_ds.course.grader.runner import GradingError, Limits, grade_many, grade_submission, sandbox_or_why
+from solitaire_ds.course.grader.sandbox import Sandbox
 from solitaire_ds.course.report import csv_text
 from solitaire_ds.course.results import SubmissionResult
-from solitaire_ds.course.runner import GradingError, Limits, grade_many, grade_submission, sandbox_or_why
-from solitaire_ds.course.sandbox import Sandbox
 from tests.grading.submissions import SOLUTIONS, make_submission
 
-LIMITS = Limits(test_seconds=10, exercise_seconds=60, memory_bytes=512 << 20)
-UNSCREENED = Limits(test_seconds=10, exercise_seconds=60, memory_bytes=512 << 20, screen=False)
+LIMITS = Limits()
+SKELETONS = SOLUTIONS.parent / "exercises"
 
 
 @pytest.fixture(scope="module")
@@ -44,40 +46,243 @@ def _zero(result: SubmissionResult, number: int) -> str:
     return r.reason
 
 
-# -- the screen: read before it runs ------------------------------------------------------------
+def _skeleton_plus(root: Path, name: str, number: int, code: str) -> Path:
+    """A submission whose exercise ``number`` is the empty skeleton with ``code`` appended."""
+    rel = exercise(number).relpath
+    target = root / name / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text((SKELETONS / rel).read_text(encoding="utf-8") + "\n\n" + textwrap.dedent(code).strip() + "\n",
+                      encoding="utf-8")
+    return root / name
 
-SCREENED = {
-    "wrapper": (4, """
-        import collections
-        _Box = getattr(collections, "de" + "que")
 
-        class LinkedQueue:
-            def __init__(self, items=()):
-                self._box = _Box(items)
-            def enqueue(self, item):
-                self._box.append(item)
-            def dequeue(self):
-                return self._box.popleft()
-        """, "calls getattr() with a computed name"),
-    "their_solutions": (5, """
-        import importlib.metadata
-        _files = importlib.metadata.distribution("solitaire-ds").locate_file("solutions")
-        """, "imports importlib.metadata"),
-    "classmate": (6, """
-        exec(open("../alice/structures/linked_deque.py").read())
-        """, "calls exec()"),
+# -- walking Python's object graph reaches nothing that decides ----------------------------------
+
+#: Lines appended to the empty skeleton: each reaches for whatever grades it, in its own way.
+WALKS = {
+    "subclasses": """
+        for _cls in ().__class__.__base__.__subclasses__():
+            for _name in ("handle", "_do", "to_wire", "describe"):
+                if _cls.__name__ == "Worker" and hasattr(_cls, _name):
+                    setattr(_cls, _name, lambda self, *a, **k: None)
+        """,
+    "type_subclasses": """
+        for _cls in type.__subclasses__(object):
+            if "pytest" in repr(_cls) or "hypothesis" in repr(_cls) or "Judge" in repr(_cls):
+                raise SystemExit("found the judge")
+        """,
+    "traceback_frames": """
+        try:
+            raise ValueError
+        except ValueError as _error:
+            _frame = _error.__traceback__.tb_frame
+            while _frame is not None:
+                for _key in list(_frame.f_locals):
+                    if _key in ("ok", "passed", "expected"):
+                        _frame.f_locals[_key] = True
+                _frame = _frame.f_back
+        """,
+    "globals_builtins": """
+        _b = fisher_yates.__globals__["__builtins__"]
+        _imp = _b["__import__"] if isinstance(_b, dict) else _b.__import__
+        for _module in ("pytest", "_pytest", "hypothesis", "solitaire_ds.course.grader.judge"):
+            try:
+                _imp(_module)
+            except BaseException:
+                pass
+        """,
+    "forged_lines": """
+        import os as _os
+        for _fd in range(3, 64):
+            for _id in range(1, 200):
+                try:
+                    _os.write(_fd, b'{"id": %d, "value": null}\\n' % _id)
+                    _os.write(_fd, b'{"kind": "result", "id": "x", "exercise": 7, "ok": true}\\n')
+                except OSError:
+                    break
+        _os._exit(0)
+        """,
 }
 
 
-@pytest.mark.parametrize("case", sorted(SCREENED))
-def test_a_file_that_reaches_for_code_it_does_not_hold_scores_zero(tmp_path: Path, case: str) -> None:
-    number, code, reason = SCREENED[case]
-    folder = make_submission(tmp_path, case, {number: code})
-    result = grade_submission(folder, [exercise(number)], LIMITS)
-    assert reason in _zero(result, number)
+def test_an_empty_skeleton_scores_zero_whatever_it_walks(tmp_path: Path, sandboxed: Sandbox) -> None:
+    folders = [_skeleton_plus(tmp_path, name, 7, code) for name, code in sorted(WALKS.items())]
+    honest = make_submission(tmp_path, "honest", {7: None})
+    results = grade_many([*folders, honest], [exercise(7)], LIMITS, jobs=2)
+    for name, result in zip(sorted(WALKS), results, strict=False):
+        assert result.result(7).score == 0, f"{name}: {result.result(7).summary}"
+    assert results[-1].result(7).score == 10  # a classmate graded beside them is untouched
+    assert "honest" in csv_text(results)
 
 
-# -- the child's own definitions ----------------------------------------------------------------
+def test_hostile_output_fails_that_test_and_nothing_else(tmp_path: Path, sandboxed: Sandbox) -> None:
+    hostile = _skeleton_plus(tmp_path, "hostile", 7, """
+        import os as _os, sys as _sys
+
+        def fisher_yates(items, rng):
+            for _fd in range(1, 64):
+                try:
+                    _os.write(_fd, b"[" * 100_000 + b"\\n")
+                except OSError:
+                    pass
+            _sys.stdout.write("{" * 1000)
+        """)
+    honest = make_submission(tmp_path, "honest", {7: None})
+    results = grade_many([hostile, honest], [exercise(7)], LIMITS, jobs=2)
+    assert results[0].result(7).score == 0
+    assert all(len(f.message) < 2000 for f in results[0].result(7).failures)
+    assert results[1].result(7).score == 10
+    assert csv_text(results).count("\n") == 3  # a header and two students: the class's CSV is written
+
+
+# -- what the worker is given: its file, the package, an empty environment -------------------------
+
+def test_the_instructors_environment_and_tests_are_out_of_reach(
+        tmp_path: Path, sandboxed: Sandbox, monkeypatch: pytest.MonkeyPatch) -> None:
+    canary = f"canary-{os.getpid()}-{tmp_path.name}"
+    monkeypatch.setenv("INSTRUCTOR_API_TOKEN", canary)
+    hidden = f"def test_hidden(impl):\n    assert '{canary}-test'\n"
+    course = Course(tests={"test_ex05_hidden.py": hidden.encode()})
+    snoop = _skeleton_plus(tmp_path, "snoop", 7, """
+        import os as _os
+
+        def _everything():
+            found = [repr(dict(_os.environ))]
+            for _root, _dirs, _files in _os.walk("/", onerror=lambda e: None):
+                _dirs[:] = [d for d in _dirs if d not in ("proc", "sys", "dev")]
+                for _name in _files:
+                    if _name.startswith("test_ex"):
+                        try:
+                            found.append(open(_os.path.join(_root, _name)).read())
+                        except (OSError, ValueError):
+                            pass
+            return " ".join(found)
+
+        def fisher_yates(items, rng):
+            raise ValueError(_everything()[-3000:])
+        """)
+    (result,) = grade_many([snoop], [exercise(7)], LIMITS, course=course)
+    shown = csv_text([result]) + "".join(f.message for f in result.result(7).failures)
+    assert "ValueError" in shown  # the snoop ran and said what it found
+    assert canary not in shown
+
+
+# -- gaming by objects ------------------------------------------------------------------------------
+
+COUNTER = """
+    from solitaire_ds.structures.base import EmptyStructureError
+
+
+    class _Anything:
+        def __eq__(self, other):
+            return True
+
+        def __ne__(self, other):
+            return False
+
+        __hash__ = object.__hash__
+
+
+    class ArrayStack:
+        def __init__(self, items=()):
+            self._size = 0
+            self._slots = [None] * 4
+            for _ in items:
+                self._size += 1
+
+        def push(self, item):
+            self._size += 1
+
+        def pop(self):
+            if not self._size:
+                raise EmptyStructureError("pop from an empty stack")
+            self._size -= 1
+            return ANSWER
+
+        def peek(self):
+            if not self._size:
+                raise EmptyStructureError("peek at an empty stack")
+            return ANSWER
+
+        def __len__(self):
+            return self._size
+
+        def __iter__(self):
+            return iter([ANSWER] * self._size)
+
+        def __eq__(self, other):
+            return True
+    """
+
+
+def test_an_object_equal_to_anything_earns_only_what_its_code_does(tmp_path: Path, sandboxed: Sandbox) -> None:
+    cheat = _skeleton_plus(tmp_path, "cheat", 1, COUNTER.replace("ANSWER", "_Anything()"))
+    plain = _skeleton_plus(tmp_path, "plain", 1, COUNTER.replace("ANSWER", "None"))
+    cheat_result, plain_result = grade_many([cheat, plain], [exercise(1)], LIMITS, jobs=2)
+    assert cheat_result.result(1).score <= plain_result.result(1).score < 5
+
+
+# -- honest code is graded as honest ----------------------------------------------------------------
+
+def test_honest_files_with_imports_prints_and_helpers_score_full_marks(tmp_path: Path, sandboxed: Sandbox) -> None:
+    folder = make_submission(tmp_path, "honest_extras", {
+        1: """
+            import io
+            import sys
+            from collections import deque
+
+
+            def _debug(stack: "ArrayStack", name: str) -> str:
+                buffer = io.StringIO()
+                print(name, getattr(stack, name), file=buffer)
+                return buffer.getvalue()
+
+
+            def _as_deque(stack: "ArrayStack") -> "deque[object]":  # a type hint names deque
+                ...
+
+
+            _original_pop = ArrayStack.pop
+
+
+            def _pop(self):  # a leftover debugging print
+                print("pop", file=sys.stderr)
+                return _original_pop(self)
+
+
+            ArrayStack.pop = _pop
+            """,
+        7: """
+            import functools
+
+            def _traced(function):
+                @functools.wraps(function)
+                def wrapper(*args, **kwargs):
+                    return function(*args, **kwargs)
+                return wrapper
+
+            fisher_yates = _traced(fisher_yates)
+            """,
+    })
+    result = grade_submission(folder, [exercise(1), exercise(7)], LIMITS)
+    assert result.result(1).score == 10, result.result(1).summary
+    assert result.result(7).score == 10, result.result(7).summary
+    assert not any("deque" in note for note in result.notes), result.notes
+
+
+def test_nothing_is_left_in_tmp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # a temporary folder of this test's own: other tests grade in parallel in the shared one
+    private = tmp_path / "tmp"
+    private.mkdir()
+    monkeypatch.setenv("TMPDIR", str(private))
+    monkeypatch.setattr(tempfile, "tempdir", str(private))
+    folder = make_submission(tmp_path, "one", {7: None})
+    (result,) = grade_many([folder], [exercise(7)], LIMITS)
+    assert result.result(7).score == 10  # it did grade, in the private folder
+    assert list(private.iterdir()) == []
+
+
+# -- the submission's own definitions ----------------------------------------------------------------
 
 DEFINITIONS = {
     "re_export": (1, "from solitaire_ds.structures.array_stack import ArrayStack  # noqa",
@@ -102,7 +307,7 @@ DEFINITIONS = {
 def test_a_graded_class_must_be_written_in_the_submission(tmp_path: Path, case: str) -> None:
     number, code, reason = DEFINITIONS[case]
     folder = make_submission(tmp_path, case, {number: code})
-    result = grade_submission(folder, [exercise(number)], UNSCREENED)  # the screen lets imports of the package by
+    result = grade_submission(folder, [exercise(number)], LIMITS)
     assert _zero(result, number) == reason
 
 
@@ -114,7 +319,7 @@ def test_in_the_sandbox_the_reference_is_only_a_skeleton(tmp_path: Path, sandbox
         exec(compile(open(_source).read(), __file__, "exec"))
         """
     folder = make_submission(tmp_path, "by_path", {1: code})
-    result = grade_submission(folder, [exercise(1)], UNSCREENED)
+    result = grade_submission(folder, [exercise(1)], LIMITS)
     assert result.result(1).score == 0
     assert "NotImplementedError" in result.result(1).summary
 
@@ -125,10 +330,10 @@ def test_classmates_and_the_instructors_files_are_out_of_reach(tmp_path: Path, s
     canary = tmp_path / "instructor" / "grades.csv"
     canary.parent.mkdir()
     canary.write_text("alice,10\n")
-    alice = make_submission(tmp_path / "class", "alice", {1: None})
-    target = alice / "structures" / "array_stack.py"
+    alice = make_submission(tmp_path / "class", "alice", {7: None})
+    target = alice / "shuffle.py"
     before = target.read_bytes()
-    mallory = make_submission(tmp_path / "class", "mallory", {1: f"""
+    mallory = make_submission(tmp_path / "class", "mallory", {7: f"""
         for _path in ({str(target)!r}, {str(canary)!r}):
             try:
                 with open(_path, "w") as _out:
@@ -136,22 +341,22 @@ def test_classmates_and_the_instructors_files_are_out_of_reach(tmp_path: Path, s
             except OSError:
                 pass
         """})
-    results = grade_many([mallory, alice], [exercise(1)], UNSCREENED, jobs=2)
+    results = grade_many([mallory, alice], [exercise(7)], LIMITS, jobs=2)
     assert target.read_bytes() == before
     assert canary.read_text() == "alice,10\n"
-    assert results[1].result(1).score == 10
+    assert results[1].result(7).score == 10
     assert not any("not written by the grader" in note for note in results[1].notes)
 
 
 def test_nothing_it_starts_outlives_it_and_its_tmp_is_its_own(tmp_path: Path, sandboxed: Sandbox) -> None:
     marker = f"{os.getpid()}.{tmp_path.name}"
-    folder = make_submission(tmp_path, "lingerer", {1: f"""
+    folder = make_submission(tmp_path, "lingerer", {7: f"""
         import subprocess
         subprocess.Popen(["sleep", "{marker}"], start_new_session=True)
         with open("/tmp/junk-{marker}", "wb") as _out:
             _out.write(bytes(10 << 20))
         """})
-    grade_submission(folder, [exercise(1)], UNSCREENED)
+    grade_submission(folder, [exercise(7)], LIMITS)
     assert not list(Path("/tmp").glob(f"junk-{marker}"))
     alive = []
     for proc in Path("/proc").iterdir():
@@ -164,7 +369,7 @@ def test_nothing_it_starts_outlives_it_and_its_tmp_is_its_own(tmp_path: Path, sa
 
 
 def test_the_submission_folder_is_only_read(tmp_path: Path, sandboxed: Sandbox) -> None:
-    folder = make_submission(tmp_path, "scribbler", {1: """
+    folder = make_submission(tmp_path, "scribbler", {7: """
         import pathlib
         for _file in pathlib.Path("/submission").rglob("*.py"):
             try:
@@ -173,9 +378,9 @@ def test_the_submission_folder_is_only_read(tmp_path: Path, sandboxed: Sandbox) 
                 pass
         """})
     before = {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()}
-    result = grade_submission(folder, [exercise(1)], UNSCREENED)
+    result = grade_submission(folder, [exercise(7)], LIMITS)
     assert {p: p.read_bytes() for p in folder.rglob("*") if p.is_file()} == before
-    assert result.result(1).score == 10
+    assert result.result(7).score == 10
 
 
 def test_a_link_out_of_the_submission_is_refused(tmp_path: Path) -> None:
@@ -189,43 +394,44 @@ def test_a_link_out_of_the_submission_is_refused(tmp_path: Path) -> None:
 # -- notes, the fallback, and the same grade every time -----------------------------------------
 
 def test_code_copied_from_the_reference_or_a_classmate_is_noted(tmp_path: Path) -> None:
-    copied = make_submission(tmp_path, "copied", {1: None})
-    twin_a = make_submission(tmp_path, "twin_a", {1: None})
-    twin_b = make_submission(tmp_path, "twin_b", {1: None})
-    text = (twin_a / "structures" / "array_stack.py").read_text()
-    assert "        return self._size\n" in text
-    mine = text.replace("        return self._size\n", "        return 0 + self._size  # my own way\n")
-    (twin_a / "structures" / "array_stack.py").write_text(mine)
-    reformatted = mine.replace("0 + self._size  # my own way", "(0+self._size)")
-    (twin_b / "structures" / "array_stack.py").write_text(reformatted)
-    results = {r.name: r for r in grade_many([copied, twin_a, twin_b], [exercise(1)], LIMITS)}
-    assert "exercise 1: the graded code is the same as the reference solution's (names and formatting aside)" \
+    copied = make_submission(tmp_path, "copied", {9: None})
+    twin_a = make_submission(tmp_path, "twin_a", {9: None})
+    twin_b = make_submission(tmp_path, "twin_b", {9: None})
+    rel = exercise(9).relpath
+    text = (twin_a / rel).read_text()
+    assert "            self.discarded += 2\n" in text
+    mine = text.replace("            self.discarded += 2\n", "            self.discarded += 1 + 1  # my own way\n")
+    (twin_a / rel).write_text(mine)
+    reformatted = mine.replace("1 + 1  # my own way", "(1+1)")
+    (twin_b / rel).write_text(reformatted)
+    results = {r.name: r for r in grade_many([copied, twin_a, twin_b], [exercise(9)], LIMITS)}
+    assert "exercise 9: the graded code is the same as the reference solution's (names and formatting aside)" \
         in results["copied"].notes
-    twins = "exercise 1: the graded code is the same as twin_b's (names and formatting aside)"
+    twins = "exercise 9: the graded code is the same as twin_b's (names and formatting aside)"
     assert twins in results["twin_a"].notes
     assert all(r.score == 10 for r in results.values())  # a note, never a score
 
 
 def test_without_a_sandbox_grading_says_so_or_refuses(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(runner_module, "find_sandbox", lambda: (None, "bubblewrap (bwrap) is not installed"))
-    folder = make_submission(tmp_path, "plain", {1: None})
-    result = grade_submission(folder, [exercise(1)], LIMITS)
+    folder = make_submission(tmp_path, "plain", {7: None})
+    result = grade_submission(folder, [exercise(7)], LIMITS)
     assert result.notes[0] == "graded without a sandbox: bubblewrap (bwrap) is not installed"
-    assert result.result(1).score == 10
+    assert result.result(7).score == 10
     assert "graded without a sandbox" in csv_text([result])
     with pytest.raises(GradingError, match="--require-sandbox"):
-        grade_submission(folder, [exercise(1)], LIMITS, require_sandbox=True)
+        grade_submission(folder, [exercise(7)], LIMITS, require_sandbox=True)
 
 
 def test_grading_a_class_twice_gives_the_same_csv(tmp_path: Path) -> None:
-    honest = make_submission(tmp_path, "honest", {1: None, 2: None})
-    buggy = make_submission(tmp_path, "buggy", {1: textwrap.dedent("""
-        def _pop(self):
-            return self._slots[0]
-
-        ArrayStack.pop = _pop
-        """), 2: None})
-    first = csv_text(grade_many([honest, buggy], [exercise(1), exercise(2)], LIMITS, jobs=2))
-    second = csv_text(grade_many([honest, buggy], [exercise(1), exercise(2)], LIMITS, jobs=2))
+    honest = make_submission(tmp_path, "honest", {7: None, 9: None})
+    buggy = make_submission(tmp_path, "buggy", {7: textwrap.dedent("""
+        def fisher_yates(items, rng):
+            for i in range(len(items) - 1, 0, -1):
+                j = rng.randrange(i)
+                items[i], items[j] = items[j], items[i]
+        """), 9: None})
+    first = csv_text(grade_many([honest, buggy], [exercise(7), exercise(9)], LIMITS, jobs=2))
+    second = csv_text(grade_many([honest, buggy], [exercise(7), exercise(9)], LIMITS, jobs=2))
     assert first == second
     assert "honest" in first and "buggy" in first

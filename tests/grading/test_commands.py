@@ -73,8 +73,8 @@ def test_check_above_the_exercises_folder_says_to_go_into_it(
     monkeypatch.chdir(tmp_path)
     assert main(["check", "1"]) == 2
     out, err = capsys.readouterr()
-    assert err == "solitaire-ds: error: no exercise files here; my-exercises/ holds yours: cd my-exercises && " \
-                  "solitaire-ds check 1\n"
+    assert err == "solitaire-ds check: error: no exercise files here; my-exercises/ holds yours: cd my-exercises && " \
+                  "solitaire-ds check 1 (see solitaire-ds check --help)\n"
     assert out == ""
 
 
@@ -125,8 +125,8 @@ def test_misuse_is_one_line_with_exit_status_2(
     assert main(argv) == 2
     out, err = capsys.readouterr()
     # misuse found while parsing names its command; misuse found later, the program
-    assert err.startswith(f"solitaire-ds: error: {message}") or (
-        err.startswith(f"solitaire-ds {argv[0]}: error: {message}") and message.startswith("argument "))
+    assert err.startswith(f"solitaire-ds {argv[0]}: error: {message}")
+    assert err.rstrip().endswith(f"(see solitaire-ds {argv[0]} --help)")
     assert err.count("\n") == 1
     assert out == ""  # nothing is checked or graded before the misuse is reported
 

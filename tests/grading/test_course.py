@@ -11,8 +11,8 @@ import pytest
 from solitaire_ds.cli import main
 from solitaire_ds.course import exercise
 from solitaire_ds.course.config import DEFAULT_COURSE, MOST, CourseError, load_course
+from solitaire_ds.course.grader.runner import Limits, grade_many, grade_submission
 from solitaire_ds.course.results import ExerciseResult, TestOutcome
-from solitaire_ds.course.runner import Limits, grade_many, grade_submission
 from tests.grading.submissions import make_submission
 
 LIMITS = Limits(test_seconds=10, exercise_seconds=60)
@@ -90,8 +90,8 @@ def test_a_bad_course_file_is_a_usage_error_before_grading(
     folder = make_submission(tmp_path, "student", {1: None})
     assert main(["grade", str(folder), "--course", str(path), "--csv", str(tmp_path / "g.csv")]) == 2
     out, err = capsys.readouterr()
-    assert err == (f"solitaire-ds: error: {path}: exercise.1.points must be a whole number from 0 to 1,000,000, "
-                   "not 'ten'\n")
+    assert err == (f"solitaire-ds grade: error: {path}: exercise.1.points must be a whole number from 0 to 1,000,000, "
+                   "not 'ten' (see solitaire-ds grade --help)\n")
     assert out == "" and not (tmp_path / "g.csv").exists()
 
 
@@ -191,6 +191,6 @@ def test_a_test_file_with_a_syntax_error_stops_grade_before_grading(
     assert main(["grade", str(folder), "--tests", str(mine), "--csv", str(csv_file)]) == 2
     out, err = capsys.readouterr()
     line = len(EXTRA.splitlines()) + 3
-    assert err == (f"solitaire-ds: error: --tests: {mine / 'test_ex01_more.py'}, line {line}: "
-                   "expected ':' (not valid Python)\n")
+    assert err == (f"solitaire-ds grade: error: --tests: {mine / 'test_ex01_more.py'}, line {line}: "
+                   "expected ':' (not valid Python) (see solitaire-ds grade --help)\n")
     assert out == "" and not csv_file.exists()

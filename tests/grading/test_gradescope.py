@@ -118,9 +118,9 @@ def test_the_bundle_grades_twelve_files_uploaded_flat_from_the_root_copy(tmp_pat
                  "--course", str(tmp_path / "course.toml"), "--tests", str(mine)]) == 0
     assert "tests/test_ex01_more.py" in zipfile.ZipFile(bundle).namelist()
     results, printed = round_trip(bundle, tmp_path)
-    assert results["score"] == 120.0
-    failed = [t for t in results["tests"] if t["status"] != "passed"]
+    failed = [(t["name"], t.get("output", "")) for t in results["tests"] if t["status"] != "passed"]
     assert not failed, failed
+    assert results["score"] == 120.0
     ex1 = [t for t in results["tests"] if t["number"].startswith("1.")]
     ex2 = [t for t in results["tests"] if t["number"].startswith("2.")]
     assert ex1[-1]["name"] == "Exercise 1: instructor/test_ex01_more.py::test_many_pushes"
@@ -330,7 +330,8 @@ def test_a_course_file_that_would_fail_on_gradescope_is_refused_before_the_zip(
     assert main(["autograder", "gradescope", "--exercises", "1-2", "--out", str(bundle),
                  "--course", str(tmp_path / "course.toml")]) == 2
     out, err = capsys.readouterr()
-    assert err.startswith(f"solitaire-ds: error: {tmp_path / 'course.toml'}: exercise.2.weights: '*no_such_test*' "
+    assert err.startswith(f"solitaire-ds autograder: error: {tmp_path / 'course.toml'}: "
+                          "exercise.2.weights: '*no_such_test*' "
                           "matches none of exercise 2's") and err.count("\n") == 1
     assert out == "" and sorted(p.name for p in tmp_path.iterdir()) == ["course.toml"]  # no zip, no partial one
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from solitaire_ds.course.sandbox import Sandbox, TreeLimit, find_sandbox, python_dirs
+from solitaire_ds.course.grader.sandbox import Sandbox, TreeLimit, find_sandbox, python_dirs, python_executable
 
 
 def _need(found: bool, why: str) -> None:
@@ -35,7 +35,8 @@ def sandbox() -> Sandbox:
 def _inside(sandbox: Sandbox, code: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     (tmp_path / "code").mkdir(exist_ok=True)
     (tmp_path / "sub").mkdir(exist_ok=True)
-    command = sandbox.command([sys.executable, "-c", textwrap.dedent(code)], code=tmp_path / "code",
+    # the worker's Python: the base installation, with -S (no site-packages, no virtual environment)
+    command = sandbox.command([python_executable(), "-S", "-c", textwrap.dedent(code)], code=tmp_path / "code",
                               submission=tmp_path / "sub")
     return subprocess.run(command, capture_output=True, text=True, timeout=120)
 
@@ -67,17 +68,19 @@ def test_the_child_sees_only_what_it_needs(sandbox: Sandbox, tmp_path: Path) -> 
     assert lines[2] == "grader's copy"
     assert lines[3] == "read-only: Read-only file system"
     assert lines[4] == "no network"
-    # /tmp is empty but for the way to a Python installed under it (CI's venv); the processes
-    # are bubblewrap's init and the child itself
-    under_tmp = sorted({p.relative_to("/tmp").parts[0] for p in python_dirs() if p.is_relative_to("/tmp")})
+    # /tmp is empty but for the way to a Python installed under it; the processes are
+    # bubblewrap's init and the child itself
+    folders, _ = python_dirs()
+    under_tmp = sorted({p.relative_to("/tmp").parts[0] for p in folders if p.is_relative_to("/tmp")})
     assert lines[5] == f"{under_tmp} 2"
 
 
 def test_an_installed_copy_of_the_package_is_hidden(sandbox: Sandbox, tmp_path: Path) -> None:
-    hidden = [str(folder / "solitaire_ds") for folder in python_dirs() if (folder / "solitaire_ds").is_dir()]
-    done = _inside(sandbox, f"import os; print([os.listdir(p) for p in {hidden!r}])", tmp_path)
+    _, hidden = python_dirs()
+    shown = [str(folder) for folder in hidden if folder.is_dir()]
+    done = _inside(sandbox, f"import os; print([os.listdir(p) for p in {shown!r}])", tmp_path)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == str([[] for _ in hidden])
+    assert done.stdout.strip() == str([[] for _ in shown])  # every site-packages shows empty
 
 
 def test_the_memory_cap_holds_for_the_whole_tree() -> None:

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from solitaire_ds.course import exercise
+from solitaire_ds.course.grader.runner import Limits, available_exercises, grade_many
 from solitaire_ds.course.results import ExerciseResult
-from solitaire_ds.course.runner import Limits, available_exercises, grade_many
 from tests.grading.submissions import SOLUTIONS
 
 __all__ = ["ZOO", "Bug", "grade_bugs", "load_bugs", "make_buggy_submission", "pack"]

@@ -67,7 +67,7 @@ def session(command: str, done: tuple[int, ...] = (), bug: str = "") -> tuple[in
 
     with tempfile.TemporaryDirectory(prefix="docs-session-") as tmp:
         home = Path(tmp).resolve()
-        made = _solitaire_ds(["exercises", "init", FOLDER], home)
+        made = _solitaire_ds(["exercises", "init", FOLDER], home, home)
         if made.returncode != 0:
             raise DirectiveError(f"run: `solitaire-ds exercises init {FOLDER}` failed: {made.stdout[-500:]}")
         folder = home / FOLDER
@@ -77,13 +77,14 @@ def session(command: str, done: tuple[int, ...] = (), bug: str = "") -> tuple[in
         if bug:
             relpath, text = _with_bug(bug)
             (folder / relpath).write_text(text, encoding="utf-8")
-        finished = _solitaire_ds(shlex.split(command), folder)
+        finished = _solitaire_ds(shlex.split(command), folder, home)
     return finished.returncode, finished.stdout.replace(str(home), SHOWN_HOME)
 
 
-def _solitaire_ds(argv: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    """Run this checkout's ``solitaire-ds`` in ``cwd``, as a terminal 100 columns wide with no input."""
-    env = {**os.environ, "COLUMNS": "100", "PYTHONUNBUFFERED": "1",
+def _solitaire_ds(argv: list[str], cwd: Path, home: Path) -> subprocess.CompletedProcess[str]:
+    """Run this checkout's ``solitaire-ds`` in ``cwd``, as a terminal 80 columns wide with no input,
+    for a user whose home is ``home`` (so the paths it shows start with ``~``)."""
+    env = {**os.environ, "COLUMNS": "80", "HOME": str(home), "PYTHONUNBUFFERED": "1",
            "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
     return subprocess.run([sys.executable, "-m", "solitaire_ds", *argv], cwd=cwd, env=env, stdin=subprocess.DEVNULL,
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300, check=False)

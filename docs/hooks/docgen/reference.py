@@ -86,12 +86,13 @@ API_SECTIONS: list[tuple[str, list[str]]] = [
                         "solitaire_ds.games.aces_up", "solitaire_ds.games.klondike"]),
     ("Players and the solver", ["solitaire_ds.players", "solitaire_ds.interactive", "solitaire_ds.solver",
                                 "solitaire_ds.solver_models", "solitaire_ds.no_peek"]),
-    ("Records and boards", ["solitaire_ds.records", "solitaire_ds.boards"]),
-    ("Simulations and statistics", ["solitaire_ds.simulate", "solitaire_ds.stats"]),
+    ("Records and boards", ["solitaire_ds.records", "solitaire_ds.story", "solitaire_ds.boards"]),
+    ("Simulations and statistics", ["solitaire_ds.simulate", "solitaire_ds.stats", "solitaire_ds.money"]),
     ("The course", ["solitaire_ds.course", "solitaire_ds.course.catalog", "solitaire_ds.course.config",
                     "solitaire_ds.course.status", "solitaire_ds.course.markers", "solitaire_ds.course.generate"]),
-    ("Running the checks", ["solitaire_ds.course.runner", "solitaire_ds.course.child", "solitaire_ds.course.sandbox",
-                            "solitaire_ds.course.plugin", "solitaire_ds.course.browser"]),
+    ("Running the checks", ["solitaire_ds.course.grader", *(f"solitaire_ds.course.grader.{name}" for name in (
+        "runner", "plan", "scoring", "judge", "worker", "proxy", "messages", "connection", "sandbox")),
+        "solitaire_ds.course.browser"]),
     ("Scores and reports", ["solitaire_ds.course.results", "solitaire_ds.course.report", "solitaire_ds.course.honesty",
                             "solitaire_ds.course.similarity", "solitaire_ds.course.gradescope"]),
     ("The contract tests", ["solitaire_ds.course.contracts.plain", "solitaire_ds.course.contracts.operations",
@@ -99,7 +100,7 @@ API_SECTIONS: list[tuple[str, list[str]]] = [
                             "solitaire_ds.course.contracts.structure_machines",
                             "solitaire_ds.course.contracts.pinned"]),
     ("The command line", ["solitaire_ds.cli", "solitaire_ds.cli.args", "solitaire_ds.cli.games",
-                          "solitaire_ds.cli.course", "solitaire_ds.cli.docs"]),
+                          "solitaire_ds.cli.course", "solitaire_ds.cli.docs", "solitaire_ds.cli.completion"]),
 ]
 
 

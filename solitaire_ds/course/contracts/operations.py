@@ -1,88 +1,140 @@
 """Operations that name themselves: the record every structure contract fails with.
 
 :class:`Operations` records each operation done on a structure under test; a wrong
-answer, a broken ``_check()`` or an exception the structure raises fails with a message
+answer, a broken invariant or an exception the structure raises fails with a message
 naming the operations in order, the failing one last ("after ArrayStack(), push(1),
 push(2), pop() returned 1, expected 2"). Both the example tests and the stateful machines
 go through it.
-"""
 
+The structure is a proxy to the student's object in its worker (a grading run, the
+practice pages) or, in the package's own tests, an object of this process; the same
+code serves both. Two things are never asked of the student's code:
+
+* **the invariant**: ``_check()`` is given code, and a student who rewrites it (to
+  ``pass``, say) must not switch it off. :func:`invariant` takes a snapshot of the
+  structure's fields and nodes as plain data, rebuilds them here as objects of the
+  package's own class, and runs the package's ``_check`` on that copy;
+* **equality of answers**: an answer is compared here, as plain data; an object the
+  student's code returns instead is shown by its class ("returned a Weird object").
+"""
 
 from __future__ import annotations
 
 import errno
-import sys
-import types
 from collections.abc import Callable
 from typing import Any
 
 import solitaire_ds.structures as structures
 from solitaire_ds.course.contracts.plain import describe_steps
+from solitaire_ds.course.grader.messages import Reply, Request
+from solitaire_ds.course.grader.proxy import LocalTransport, ObjectProxy, RemoteError, shown
+from solitaire_ds.course.grader.worker import Worker, _Snapshot
 from solitaire_ds.structures.base import EmptyStructureError
 
-__all__ = ["Operations", "evaluate", "given_check"]
+__all__ = ["Operations", "evaluate", "invariant"]
+
+#: The six classes whose ``_check`` the contracts run, by name.
+_CHECKED = ("ArrayStack", "LinkedStack", "ArrayQueue", "LinkedQueue", "ArrayDeque", "LinkedDeque")
+_LOCAL: list[LocalTransport] = []
 
 
-def given_check(structure: Any) -> Callable[[], None]:
-    """Return the skeleton's own ``_check()`` for ``structure``, not the student's copy.
+def _reference_class(structure: Any) -> type[Any] | None:
+    """Return the package's class whose invariant ``structure`` must keep, or None."""
+    names = [structure._class] if isinstance(structure, ObjectProxy) else [c.__name__ for c in type(structure).__mro__]
+    for name in names:
+        if name in _CHECKED:
+            cls: type[Any] = getattr(structures, name)
+            return cls
+    return None
 
-    ``_check()`` is given code: a student who rewrites it (say, to ``pass``) must not
-    switch the invariant check off. For one of the six classes, this runs the package's
-    ``_check`` code on the student's object, with the student module's ``_Node`` class
-    (their nodes are theirs); any other class keeps its own ``_check``.
 
-    >>> from solitaire_ds.structures import array_stack
-    >>> class ArrayStack(array_stack.ArrayStack):  # a student's, with _check switched off
+def invariant(structure: Any) -> None:
+    """Run the package's ``_check()`` on a copy of ``structure``'s state; raise what it raises.
+
+    Nothing of the student's object runs in the check: its fields and the nodes they
+    reach are read as plain data and rebuilt as objects of the package's class (and its
+    ``_Node``). A structure that is not one of the six classes is not checked.
+
+    >>> class Lenient(structures.ArrayStack):  # a student's, with _check switched off
     ...     def _check(self): pass
-    >>> stack = ArrayStack([1])
+    >>> stack = Lenient([1])
     >>> stack._slots[3] = "stale"
-    >>> stack._check() is None
-    True
-    >>> given_check(stack)()
+    >>> invariant(stack)
     Traceback (most recent call last):
     AssertionError: unused slot 3 still holds 'stale'
     """
-    cls = type(structure)
-    if cls not in _GIVEN_CHECKS:  # made once per class: the checks call it after every step
-        _GIVEN_CHECKS[cls] = _given_check(cls)
-    check = _GIVEN_CHECKS[cls]
-    if check is None:
-        return structure._check  # type: ignore[no-any-return]
-    return lambda: check(structure)
+    reference = _reference_class(structure)
+    if reference is None:
+        return
+    if isinstance(structure, ObjectProxy):
+        connection = structure._connection
+        data = connection.ask_wire("snapshot", structure._target())
+    else:
+        if not _LOCAL:
+            _LOCAL.append(LocalTransport("solitaire_ds"))
+        connection = _LOCAL[0]
+        data = _Snapshot(Worker("solitaire_ds")).take(structure)
+    copy = _mirror(data, reference, connection.decode)
+    reference._check(copy)
 
 
-#: The six classes' ``_check`` code and module names, taken when the grader starts, before
-#: any student code runs: a submission that rebinds ``solitaire_ds.structures.ArrayStack``
-#: or edits the package's ``_check`` cannot change what is run (code objects are immutable).
-_GIVEN: dict[str, tuple[types.CodeType, dict[str, Any]]] = {
-    name: (vars(cls)["_check"].__code__, dict(vars(sys.modules[cls.__module__])))
-    for name in ("ArrayStack", "LinkedStack", "ArrayQueue", "LinkedQueue", "ArrayDeque",
-                 "LinkedDeque")
-    for cls in [getattr(structures, name)]
-}
-_GIVEN_CHECKS: dict[type[Any], Callable[[Any], None] | None] = {}
+class _Foreign:
+    """An object of a class the package does not know, rebuilt by its class name only."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __repr__(self) -> str:
+        return f"<{self._name} object>"
 
 
-def _given_check(cls: type[Any]) -> Callable[[Any], None] | None:
-    """The package's ``_check`` code bound to ``cls``'s module names; None when ``cls`` is
-    not one of the six."""
-    if cls.__name__ not in _GIVEN:
-        return None
-    code, names = _GIVEN[cls.__name__]
-    namespace = dict(names)
-    student_module = sys.modules.get(cls.__module__)
-    if student_module is not None and isinstance(getattr(student_module, "_Node", None), type):
-        namespace["_Node"] = student_module._Node
-    check: Callable[[Any], None] = types.FunctionType(code, namespace, "_check")
-    return check
+def _mirror(data: Any, reference: type[Any], decode: Callable[[Any], Any]) -> Any:
+    """Rebuild the snapshot ``data`` with the package's classes; return its first object."""
+    import sys
+
+    module = sys.modules[reference.__module__]
+    node_class = getattr(module, "_Node", None)
+    entries = data["objects"] if isinstance(data, dict) else []
+    made: list[Any] = []
+    for number, entry in enumerate(entries):
+        name = str(entry.get("class", "object"))
+        if number == 0:
+            made.append(object.__new__(reference))
+        elif name == "_Node" and node_class is not None:
+            made.append(object.__new__(node_class))
+        else:
+            made.append(_Foreign(name))
+
+    scalars = frozenset({type(None), bool, int, float, str})
+
+    def value(wire: Any) -> Any:
+        if isinstance(wire, list):
+            if scalars.issuperset(map(type, wire)):
+                return wire
+            return [value(item) for item in wire]
+        if isinstance(wire, dict) and len(wire) == 1 and "$obj" in wire:
+            index = wire["$obj"]
+            return made[index] if type(index) is int and 0 <= index < len(made) else None
+        if isinstance(wire, dict) and len(wire) == 1 and "$tuple" in wire:
+            return tuple(value(item) for item in wire["$tuple"])
+        return decode(wire)
+
+    for obj, entry in zip(made, entries, strict=True):
+        if isinstance(obj, _Foreign):
+            continue
+        for name, wire in dict(entry.get("attrs", {})).items():
+            object.__setattr__(obj, str(name), value(wire))
+    return made[0] if made else object.__new__(reference)
+
 
 # -- operations -------------------------------------------------------
 
+
 def _show(value: object) -> str:
-    """Return ``repr(value)``; for a long list, its length and its first and last items."""
+    """Return ``value`` for a message; a long list by its length and its first and last items."""
     if isinstance(value, list) and len(value) > 12:
-        return f"[{', '.join(map(repr, value[:5]))}, ..., {', '.join(map(repr, value[-5:]))}] ({len(value)} items)"
-    return repr(value)
+        return f"[{', '.join(map(shown, value[:5]))}, ..., {', '.join(map(shown, value[-5:]))}] ({len(value)} items)"
+    return shown(value)
 
 
 def _first_difference(actual: object, expected: object) -> str:
@@ -93,15 +145,14 @@ def _first_difference(actual: object, expected: object) -> str:
         return ""
     for index, (a, e) in enumerate(zip(actual, expected, strict=False)):
         if a != e:
-            return f" (item {index} is {a!r}, expected {e!r})"
+            return f" (item {index} is {shown(a)}, expected {shown(e)})"
     return f" ({len(actual)} items, expected {len(expected)})"
 
 
-def _passes_through(error: Exception) -> bool:
+def _passes_through(error: BaseException) -> bool:
     """Errors the grader reports itself: memory and the output limit."""
-    return isinstance(error, MemoryError) or (
-        isinstance(error, OSError) and error.errno == errno.EFBIG
-    )
+    return isinstance(error, MemoryError) or (isinstance(error, OSError) and error.errno == errno.EFBIG) or (
+        isinstance(error, RemoteError) and error.raised.errno == errno.EFBIG)
 
 
 def _unexpected(prefix: str, step: str, error: Exception) -> AssertionError:
@@ -136,6 +187,13 @@ class Operations:
     peek() raised IndexError: list index out of range"; a broken invariant reads
     "after ..., _check() failed: ...".
 
+    With ``deferred`` (the stateful machines), the operations whose answers are only
+    checked -- :meth:`do_later`, :meth:`expect`, :meth:`raises`, :meth:`agrees_with` --
+    wait in a queue and go to the worker together at :meth:`flush` (or before any
+    operation whose answer is needed at once); each is checked in order, as if it had run
+    alone, so the verdict and the message are the same, for one exchange instead of
+    hundreds.
+
     >>> ops = Operations(list, [1, 2], adt="list")
     >>> ops.expect("pop", 2)
     >>> ops.expect("pop", 2)
@@ -144,11 +202,15 @@ class Operations:
     AssertionError: after list([1, 2]), pop(), pop() returned 1, expected 2
     """
 
-    def __init__(self, cls: type[Any], *args: object, adt: str, shown: str | None = None) -> None:
+    def __init__(self, cls: Any, *args: object, adt: str, shown: str | None = None, deferred: bool = False) -> None:
         self.adt = adt
         self.history: list[str] = []
+        self._pending: list[tuple[list[Request], Callable[[list[Reply]], None]]] = []
+        self._flush_at = 1
         arguments = shown if shown is not None else ", ".join(map(repr, args))
-        self.structure: Any = self.run(f"{cls.__name__}({arguments})", lambda: cls(*args))
+        self.name = str(cls.__name__)
+        self.structure: Any = self.run(f"{self.name}({arguments})", lambda: cls(*args))
+        self.deferred = deferred and isinstance(self.structure, ObjectProxy)
 
     def steps(self) -> str:
         """Return "after <every step so far>"."""
@@ -158,8 +220,47 @@ class Operations:
         """Return "after <the first ``done`` steps>, " (built only when a check fails)."""
         return f"after {describe_steps(self.history[:done])}, " if done else ""
 
+    # -- the queue ----------------------------------------------------------------------
+
+    def _later(self, requests: list[Request], check: Callable[[list[Reply]], None]) -> None:
+        """Queue ``requests``; ``check`` gets their replies (fewer if the worker stopped early)."""
+        self._pending.append((requests, check))
+        if not self.deferred or len(self._pending) >= self._flush_at:
+            # the first steps go one by one, then in batches twice as long up to 64: a
+            # failure at the start (the usual one) is seen at once, and shrinks fast
+            self._flush_at = min(2 * self._flush_at, 64)
+            self.flush()
+
+    def flush(self) -> None:
+        """Send every queued request in one exchange and check each answer in order."""
+        if not self._pending:
+            return
+        pending, self._pending = self._pending, []
+        connection = self.structure._connection
+        replies = connection.batch([r for requests, _ in pending for r in requests])
+        start = 0
+        for requests, check in pending:
+            mine = replies[start:start + len(requests)]
+            start += len(requests)
+            if not mine:
+                break  # the worker stopped before these: an earlier check has failed already
+            check(mine)
+
+    def _outcome(self, reply: Reply, step: str, done: int) -> Any:
+        """Return ``reply``'s value; fail naming ``step`` (after ``done`` steps) if it raised."""
+        if reply.raised is None:
+            return self.structure._connection.decode(reply.value)
+        error = _as_error(self.structure._connection, reply)
+        if _passes_through(error):
+            raise error
+        raise _unexpected(self._prefix(done), step, error) from error
+
+    # -- operations ---------------------------------------------------------------------
+
     def run(self, step: str, compute: Callable[[], Any], record: bool = True) -> Any:
         """Do ``step`` (``compute()``); an error it raises fails naming the steps before it."""
+        if self._pending:
+            self.flush()
         done = len(self.history)
         if record:
             self.history.append(step)
@@ -175,12 +276,35 @@ class Operations:
         step = f"{method}({', '.join(map(repr, args))})"
         return self.run(step, lambda: getattr(self.structure, method)(*args))
 
+    def do_later(self, method: str, *args: object) -> None:
+        """Call ``method(*args)``, whose answer nobody reads (queued when deferred)."""
+        if not isinstance(self.structure, ObjectProxy):
+            self.do(method, *args)
+            return
+        done = len(self.history)
+        step = f"{method}({', '.join(map(repr, args))})"
+        self.history.append(step)
+        request = self.structure._connection.request("method", self.structure._target(), method, args)
+        self._later([request], lambda replies: self._outcome(replies[0], step, done))
+
     def expect(self, method: str, expected: object, *args: object) -> None:
         """Call ``method(*args)`` and check what it returns."""
         done = len(self.history)
-        actual = self.do(method, *args)
-        if actual != expected:
-            _differ(self._prefix(done), self.history[-1], expected, actual)
+        if not isinstance(self.structure, ObjectProxy):
+            actual = self.do(method, *args)
+            if actual != expected:
+                _differ(self._prefix(done), self.history[-1], expected, actual)
+            return
+        step = f"{method}({', '.join(map(repr, args))})"
+        self.history.append(step)
+        request = self.structure._connection.request("method", self.structure._target(), method, args)
+
+        def check(replies: list[Reply]) -> None:
+            actual = self._outcome(replies[0], step, done)
+            if actual != expected:
+                _differ(self._prefix(done), step, expected, actual)
+
+        self._later([request], check)
 
     def look(self, step: str, compute: Callable[[Any], object], expected: object,
              record: bool = False) -> None:
@@ -191,12 +315,14 @@ class Operations:
             _differ(self._prefix(done), step, expected, actual)
 
     def check(self, record: bool = False) -> None:
-        """Run the structure's own invariant check, ``_check()``."""
+        """Check the structure's invariant with the package's own ``_check()`` (see :func:`invariant`)."""
+        if self._pending:
+            self.flush()
         done = len(self.history)
         if record:
             self.history.append("_check()")
         try:
-            given_check(self.structure)()
+            invariant(self.structure)
         except AssertionError as error:
             raise AssertionError(f"{self._prefix(done)}_check() failed: {error}") from None
         except Exception as error:
@@ -204,28 +330,136 @@ class Operations:
                 raise
             raise _unexpected(self._prefix(done), "_check()", error) from error
 
+    def check_later(self) -> None:
+        """:meth:`check`, queued when deferred: the snapshot is taken in order, checked at the flush."""
+        structure = self.structure
+        reference = _reference_class(structure)
+        if not self.deferred or reference is None:
+            self.check()
+            return
+        connection = structure._connection
+        judge = self._snapshot_check(reference, len(self.history))
+        self._later([connection.request("snapshot", structure._target())], lambda replies: judge(replies[0]))
+
+    def _snapshot_check(self, reference: type[Any], done: int) -> Callable[[Reply], None]:
+        """Return the check of a snapshot reply: the package's ``_check`` on its copy."""
+        decode = self.structure._connection.decode
+
+        def check(snapshot: Reply) -> None:
+            if snapshot.raised is not None:
+                self._outcome(snapshot, "_check()", done)
+            try:
+                reference._check(_mirror(snapshot.value, reference, decode))
+            except AssertionError as error:
+                raise AssertionError(f"{self._prefix(done)}_check() failed: {error}") from None
+            except Exception as error:
+                raise _unexpected(self._prefix(done), "_check()", error) from error
+
+        return check
+
+    def agrees_with(self, size: int, order: list[Any], deep: bool = True, truth: bool = False) -> None:
+        """Check the invariant, then ``len``, ``bool``, ``is_empty()`` and iteration against a
+        model holding ``order`` (``size`` items) -- with a worker, in one exchange (or queued).
+
+        Without ``deep`` the invariant is left out: it reads every node, the rest does not;
+        ``bool`` and ``is_empty()`` are then asked only near empty, unless ``truth``.
+        """
+        adt = self.adt
+        looks: list[tuple[str, Any]] = [(f"len({adt})", size), (f"bool({adt})", size > 0),
+                                        ("is_empty()", size == 0), (f"list({adt})", order)]
+        # bool() and is_empty() can only go wrong near empty: asked there, and with the invariant
+        truth = truth or deep or size <= 2
+        if not truth:
+            looks = [looks[0], looks[3]]
+        structure = self.structure
+        reference = _reference_class(structure)
+        if not isinstance(structure, ObjectProxy) or reference is None:
+            if deep:
+                self.check()
+            computes: list[Callable[[Any], Any]] = [len, bool, lambda s: s.is_empty(), list]
+            if not truth:
+                computes = [len, list]
+            for (step, expected), compute in zip(looks, computes, strict=True):
+                self.look(step, compute, expected)
+            return
+        connection = structure._connection
+        target = structure._target()
+        requests = [connection.request("snapshot", target)] if deep else []
+        requests.append(connection.request("len", target))
+        if truth:
+            requests += [connection.request("bool", target), connection.request("method", target, "is_empty")]
+        requests.append(connection.request("list", target))
+        done = len(self.history)
+
+        judge = self._snapshot_check(reference, done)
+
+        def check(replies: list[Reply]) -> None:
+            if deep:
+                judge(replies.pop(0))
+            for (step, expected), reply in zip(looks, replies, strict=False):
+                actual = self._outcome(reply, step, done)
+                if actual != expected:
+                    _differ(self._prefix(done), step, expected, actual)
+
+        self._later(requests, check)
+
     def raises(self, method: str, message: str) -> None:
         """Call ``method()`` on the empty structure: it must raise EmptyStructureError(message)."""
         done = len(self.history)
         step = f"{method}()"
         self.history.append(step)
-        wanted = f"EmptyStructureError({message!r}) (the {self.adt} is empty)"
+        if isinstance(self.structure, ObjectProxy):
+            connection = self.structure._connection
+            request = connection.request("method", self.structure._target(), method, may_raise=True)
+
+            def check(replies: list[Reply]) -> None:
+                reply = replies[0]
+                if reply.raised is None:
+                    _not_raised(self._prefix(done), step, self.adt, message, connection.decode(reply.value))
+                error = _as_error(connection, reply)
+                if not _expected_empty(error, message):
+                    _wrong_raise(self._prefix(done), step, self.adt, message, error)
+
+            self._later([request], check)
+            return
         try:
             actual = getattr(self.structure, method)()
         except Exception as error:
-            if _passes_through(error):
-                raise
-            if isinstance(error, EmptyStructureError) and isinstance(error, IndexError) and (
-                str(error) == message
-            ):
-                return
-            raise AssertionError(
-                f"{self._prefix(done)}{step} raised {type(error).__name__}({str(error)!r}), "
-                f"expected {wanted}"
-            ) from error
-        raise AssertionError(
-            f"{self._prefix(done)}{step} returned {_show(actual)}, expected it to raise {wanted}"
-        )
+            _wrong_raise(self._prefix(done), step, self.adt, message, error)
+            return
+        _not_raised(self._prefix(done), step, self.adt, message, actual)
+
+
+def _wanted(adt: str, message: str) -> str:
+    return f"EmptyStructureError({message!r}) (the {adt} is empty)"
+
+
+def _expected_empty(error: Exception, message: str) -> bool:
+    """Whether ``error`` is the EmptyStructureError(message) expected."""
+    return isinstance(error, EmptyStructureError) and isinstance(error, IndexError) and str(error) == message
+
+
+def _wrong_raise(prefix: str, step: str, adt: str, message: str, error: Exception) -> None:
+    """Return quietly if ``error`` is the EmptyStructureError(message) expected; fail otherwise."""
+    if _passes_through(error):
+        raise error
+    if _expected_empty(error, message):
+        return
+    raise AssertionError(
+        f"{prefix}{step} raised {type(error).__name__}({str(error)!r}), expected {_wanted(adt, message)}"
+    ) from error
+
+
+def _not_raised(prefix: str, step: str, adt: str, message: str, actual: object) -> None:
+    raise AssertionError(f"{prefix}{step} returned {_show(actual)}, expected it to raise {_wanted(adt, message)}")
+
+
+def _as_error(connection: Any, reply: Any) -> Exception:
+    try:
+        connection.outcome(reply)
+    except Exception as error:
+        return error
+    return RuntimeError("no error")  # pragma: no cover - only called on a reply that raised
 
 
 def _differ(prefix: str, step: str, expected: object, actual: object) -> None:
@@ -234,5 +468,3 @@ def _differ(prefix: str, step: str, expected: object, actual: object) -> None:
         f"{prefix}{step} returned {_show(actual)}, expected {_show(expected)}"
         + _first_difference(actual, expected)
     )
-
-

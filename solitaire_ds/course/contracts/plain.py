@@ -12,11 +12,77 @@ import errno
 import re
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from typing import Any
 
-__all__ = ["Played", "describe_steps", "doing"]
+__all__ = ["ExerciseStops", "Played", "describe_steps", "doing", "events_differ", "names_card", "names_pile"]
 
 _HEAD_SHOWN = 3
 _HISTORY_SHOWN = 12
+
+
+class ExerciseStops(AssertionError):
+    """A failure that leaves nothing else of the exercise worth running (a ``search`` that
+    returns None): the grader reports it once, and the exercise's other tests as not run."""
+
+
+def events_differ(got: Any, expected: list[dict[str, Any]]) -> str:
+    """Say where the events ``got`` first differ from ``expected`` ('' when they agree):
+    a missing or extra event, a key missing or extra, or a value, by name.
+
+    >>> events_differ([{"type": "discard", "cards": ["3C"]}], [{"type": "discard", "cards": ["3C"], "piles": [2]}])
+    "event 1 (discard) has no 'piles' key (expected [2])"
+    >>> events_differ([{"type": "move", "to": 3}], [{"type": "move", "to": 4}])
+    "event 1 (move): 'to' is 3, expected 4"
+    """
+    if not isinstance(got, list):
+        return f"the events are {got!r}, not a list"
+    for number, (mine, want) in enumerate(zip(got, expected, strict=False), start=1):
+        if mine == want:
+            continue
+        if not isinstance(mine, dict):
+            return f"event {number} is {mine!r}, not a dict like {want}"
+        kind = want.get("type", "?")
+        if mine.get("type") != kind:
+            return f"event {number} is a {mine.get('type')!r} event, expected {want}"
+        for key, value in want.items():
+            if key not in mine:
+                return f"event {number} ({kind}) has no {key!r} key (expected {value!r})"
+            if mine[key] != value:
+                return f"event {number} ({kind}): {key!r} is {mine[key]!r}, expected {value!r}"
+        extra = sorted(set(map(str, mine)) - set(want))
+        return f"event {number} ({kind}) has keys it should not: {', '.join(map(repr, extra))}"
+    if len(got) != len(expected):
+        more = got[len(expected):] if len(got) > len(expected) else expected[len(got):]
+        which = "more" if len(got) > len(expected) else "fewer"
+        return f"{abs(len(got) - len(expected))} {which} events than expected ({more[0]!r} first)"
+    return ""
+
+
+def names_card(text: str, code: str) -> bool:
+    """Whether ``text`` names the card ``code``, as people read it (``A♣``, ``10♥``) or by
+    its code (``AC``, ``TH``).
+
+    >>> names_card("A♣ and 2♣ are not the same rank", "2C"), names_card("ac is no pair", "AC")
+    (True, True)
+    >>> names_card("those cards are not the same rank", "AC")
+    False
+    """
+    from solitaire_ds.cards import Card
+
+    card = Card.parse(code)
+    folded = text.casefold()
+    return any(form.casefold() in folded for form in (card.label, card.code))
+
+
+def names_pile(text: str, number: int) -> bool:
+    """Whether ``text`` names pile ``number`` (the number standing alone).
+
+    >>> names_pile("pile 3 is not empty", 3), names_pile("pile 13", 3)
+    (True, False)
+    """
+    import re
+
+    return re.search(rf"(?<![0-9]){number}(?![0-9])", text) is not None
 
 
 @contextmanager

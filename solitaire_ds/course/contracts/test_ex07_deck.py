@@ -1,7 +1,9 @@
 """Exercise 7: the Fisher-Yates shuffle behind ``Deck.shuffled`` (run with ``--impl``).
 
 The expectations are trusted: the documented loop run here, and the package's pinned
-deals. A failure says in plain words what the shuffle should have produced.
+deals. The shuffle is handed a list made for it and an ``rng`` that offers ``randrange``
+alone (and counts the calls), as the module's docstring says; the list is read back after.
+A failure says in plain words what the shuffle should have produced.
 
 Every assert carries a plain-words message, shown as it is (PYTEST_DONT_REWRITE:
 pytest adds no expression dump under it).
@@ -10,7 +12,7 @@ pytest adds no expression dump under it).
 from __future__ import annotations
 
 import random
-from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -18,15 +20,16 @@ from solitaire_ds.cards import Deck
 from solitaire_ds.course.catalog import load_module
 from solitaire_ds.course.contracts.pinned import SHUFFLED
 from solitaire_ds.course.contracts.plain import doing
+from solitaire_ds.course.grader.proxy import Submission
 
 
 @pytest.fixture(scope="module")
-def shuffle(impl: str) -> ModuleType:
+def shuffle(impl: str) -> Any:
     """The shuffle module of the implementation under test."""
     return load_module(impl, "shuffle")
 
 
-def documented_shuffle(items: list[int], seed: int) -> list[int]:
+def documented_shuffle(items: list[Any], seed: int) -> list[Any]:
     """The loop the exercise describes, written out as the trusted answer."""
     rng = random.Random(seed)
     result = list(items)
@@ -36,42 +39,51 @@ def documented_shuffle(items: list[int], seed: int) -> list[int]:
     return result
 
 
+def shuffled(impl: Submission, shuffle: Any, items: list[Any], seed: int, shown: str) -> tuple[object, list[Any], int]:
+    """Run the student's ``fisher_yates`` on a copy of ``items`` with a randrange-only rng
+    seeded ``seed``; return what it returned, the list after it, and how many draws it made."""
+    theirs = impl.new_list(items)
+    rng = impl.randrange_only(seed)
+    with doing(f"fisher_yates({shown}, rng) with rng = random.Random({seed}) offering randrange only"):
+        returned = shuffle.fisher_yates(theirs, rng)
+    return returned, list(theirs), rng.draws
+
+
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 10, 52])
-def test_fisher_yates_follows_the_documented_loop(shuffle: ModuleType, size: int) -> None:
+def test_fisher_yates_follows_the_documented_loop(impl: Submission, shuffle: Any, size: int) -> None:
     for seed in range(5):
-        items = list(range(size))
-        with doing(f"fisher_yates(list(range({size})), random.Random({seed}))"):
-            shuffle.fisher_yates(items, random.Random(seed))
+        _, items, draws = shuffled(impl, shuffle, list(range(size)), seed, f"list(range({size}))")
         expected = documented_shuffle(list(range(size)), seed)
+        assert sorted(items) == list(range(size)), (
+            f"fisher_yates(list(range({size})), random.Random({seed})) should keep every item once, "
+            f"gave {items}")
+        assert draws == max(size - 1, 0), (
+            f"fisher_yates(list(range({size})), rng) should call rng.randrange {max(size - 1, 0)} times "
+            f"(once for each slot but the first), called it {draws} times")
         assert items == expected, (
             f"fisher_yates(list(range({size})), random.Random({seed})) should give {expected}, "
-            f"gave {items}: go from the last index down to 1 and use rng.randrange(i + 1)")
+            f"gave {items}: the draws must come in the documented order")
 
 
-def test_fisher_yates_shuffles_in_place_and_returns_none(shuffle: ModuleType) -> None:
-    items = list(range(8))
-    with doing("fisher_yates(list(range(8)), random.Random(1))"):
-        returned = shuffle.fisher_yates(items, random.Random(1))
+def test_fisher_yates_shuffles_in_place_and_returns_none(impl: Submission, shuffle: Any) -> None:
+    returned, items, _ = shuffled(impl, shuffle, list(range(8)), 1, "list(range(8))")
     assert returned is None, "fisher_yates shuffles the list it is given and returns None"
     assert sorted(items) == list(range(8)), f"a shuffle must keep every item once, got {items}"
+    assert items != list(range(8)), "fisher_yates(list(range(8)), random.Random(1)) left the list as it was"
 
 
-def test_every_order_of_three_cards_comes_up(shuffle: ModuleType) -> None:
-    rng = random.Random(0)
+def test_every_order_of_three_items_comes_up(impl: Submission, shuffle: Any) -> None:
     seen = set()
-    for _ in range(600):
-        items = [0, 1, 2]
-        with doing("fisher_yates([0, 1, 2], rng), rng = random.Random(0), called 600 times"):
-            shuffle.fisher_yates(items, rng)
+    for seed in range(60):
+        _, items, _ = shuffled(impl, shuffle, [0, 1, 2], seed, "[0, 1, 2]")
         seen.add(tuple(items))
-    assert len(seen) == 6, f"all 6 orders of 3 items should come up in 600 shuffles, saw {sorted(seen)}"
+    assert len(seen) == 6, f"all 6 orders of 3 items should come up in 60 shuffles, saw {sorted(seen)}"
 
 
 @pytest.mark.parametrize("seed", [1, 7, 2024])
-def test_a_seed_deals_the_pinned_deck(shuffle: ModuleType, seed: int) -> None:
-    cards = list(Deck.standard())  # the package's Deck, shuffled by the fisher_yates under test
-    with doing(f"Deck.shuffled({seed}), which calls fisher_yates(cards, random.Random({seed}))"):
-        shuffle.fisher_yates(cards, random.Random(seed))
+def test_a_seed_deals_the_pinned_deck(impl: Submission, shuffle: Any, seed: int) -> None:
+    # the package's Deck, shuffled by the fisher_yates under test, as Deck.shuffled(seed) does
+    _, cards, _ = shuffled(impl, shuffle, list(Deck.standard()), seed, "the 52 cards of Deck.standard()")
     theirs = " ".join(card.code for card in cards)
     expected = SHUFFLED[seed]
     assert theirs == expected, (

@@ -19,6 +19,7 @@ from solitaire_ds.cards import Deck, Rank
 from solitaire_ds.course.catalog import load_module
 from solitaire_ds.course.contracts.pinned import EIGHT_CARD_DECK, FIRST_GATHER, SHUFFLED_ENDINGS
 from solitaire_ds.course.contracts.plain import Played, doing
+from solitaire_ds.course.grader.proxy import drive
 
 READINGS = list(FIRST_GATHER)
 
@@ -34,12 +35,10 @@ def play(module: ModuleType, deck: Deck, gather: str, limit: int = 20_000, name:
     played = Played(f"Perpetual Motion on {name or f'the deck {deck}'} with gather={gather}")
     with played.step("PerpetualMotion(deck, options)"):
         game = module.PerpetualMotion(deck, module.PerpetualMotionOptions(gather=gather))
-    for _ in range(limit):
-        with played.step("is_over()", record=False):
-            if game.is_over():
-                return game
-        with played.step("advance()"):
-            game.advance()
+    with played.step("advance() until is_over()"):
+        steps = drive(game, "advance", "is_over", limit)
+    if steps < limit:
+        return game
     pytest.fail(f"the game with gather={gather} did not end in {limit} steps: is the cycle check missing?")
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from solitaire_ds.cards import Deck, Rank
-from solitaire_ds.course.contracts.plain import Played
+from solitaire_ds.course.contracts.plain import Played, events_differ, names_card, names_pile
 from solitaire_ds.games.base import IllegalMove, Move
 
 A_TO_3 = [Rank.ACE, Rank.TWO, Rank.THREE]
@@ -45,10 +45,11 @@ def begin(module: Any, aces_only: bool = False) -> tuple[Any, Played]:
 
 def test_lower_cards_of_a_showing_suit_are_discarded_at_once(module: Any) -> None:
     game, _ = begin(module)
-    expected = {"type": "discard", "cards": ["2C", "2D"], "piles": [1, 4]}
-    assert game.events[1:] == [expected], (
-        f"dealing 2♣ 3♣ A♦ 2♦ (aces high) should discard 2♣ and 2♦ in one event {expected}; "
-        f"the events were {game.events[1:]}")
+    expected = [{"type": "discard", "cards": ["2C", "2D"], "piles": [1, 4]}]
+    got = game.events[1:]
+    assert got == expected, (
+        f"dealing 2♣ 3♣ A♦ 2♦ (aces high) should discard 2♣ and 2♦ in one event {expected[0]}; "
+        f"{events_differ(got, expected)}")
 
 
 def test_discards_repeat_until_no_two_tops_share_a_suit(module: Any) -> None:
@@ -80,30 +81,33 @@ def test_a_move_then_its_discards(module: Any) -> None:
     for move in (Move("move", (3, 1)), Move("deal"), Move("move", (2, 4))):
         with played.step(f"play({move})"):
             game.play(move)
-    assert game.events[-2:] == [{"type": "move", "card": "3D", "from": 2, "to": 4},
-                                {"type": "discard", "cards": ["3C"], "piles": [2]}], (
-        f"moving 3♦ from pile 2 shows 3♣, lower than the A♣ showing: it is discarded; "
-        f"the last events were {game.events[-2:]}")
+    expected: list[dict[str, Any]] = [{"type": "move", "card": "3D", "from": 2, "to": 4},
+                {"type": "discard", "cards": ["3C"], "piles": [2]}]
+    got = game.events[-2:]
+    assert got == expected, (
+        f"moving 3♦ from pile 2 shows 3♣, lower than the A♣ showing: it is discarded, so the "
+        f"last two events should be {expected}; {events_differ(got, expected)}")
 
 
+#: Refused moves after dealing 2♣ 3♣ A♦ 2♦ (2♣ and 2♦ are discarded): the move, why it is
+#: refused, and the pile or card its message must name.
 _ILLEGAL = [
-    (Move("move", (1, 4)), "pile 1 is empty"),
-    (Move("move", (2, 3)), "pile 3 is not empty (it shows A♦)"),
-    (Move("move", (3, 3)), "pile 3 cannot move onto itself"),
+    (Move("move", (1, 4)), "pile 1 is empty", "pile 1"),
+    (Move("move", (2, 3)), "pile 3 is not empty", "pile 3"),
+    (Move("move", (3, 3)), "pile 3 cannot move onto itself", "pile 3"),
 ]
 
 
 @pytest.mark.parametrize("aces_only", [False, True], ids=["any-card", "aces-only"])
 @pytest.mark.parametrize(
-    ("move", "reason"),
-    [*_ILLEGAL, (Move("move", (2, 1)),
-                 "3♣ is not an ace: only an ace may fill an empty pile (--aces-only)")],
+    ("move", "why", "named"),
+    [*_ILLEGAL, (Move("move", (2, 1)), "3♣ is not an ace: only an ace may fill an empty pile", "3C")],
     ids=["from-empty", "onto-a-card", "onto-itself", "not-an-ace"],
 )
 def test_an_illegal_move_is_refused_and_changes_nothing(
-        module: Any, move: Move, reason: str, aces_only: bool) -> None:
+        module: Any, move: Move, why: str, named: str, aces_only: bool) -> None:
     game, played = begin(module, aces_only)
-    if reason.endswith("(--aces-only)") and not aces_only:
+    if named == "3C" and not aces_only:
         # without aces_only any top card may fill an empty pile: the same move is legal
         with played.step(f"play({move}), which is legal without aces_only,"):
             game.play(move)
@@ -112,19 +116,24 @@ def test_an_illegal_move_is_refused_and_changes_nothing(
             f"{game.events[-1]}")
         return
     with played.step("board()", record=False):
-        before = (game.board(), len(game.events))
-    with played.step(f"play({move}), which should raise IllegalMove({reason!r}),"):
+        before = (game.board(), game.events)
+    with played.step(f"play({move}), which should raise IllegalMove ({why}),"):
         try:
             game.play(move)
         except IllegalMove as refused:
             info = refused
         else:
             pytest.fail(f"after dealing 2♣ 3♣ A♦ 2♦{' with aces_only' if aces_only else ''}, "
-                        f"play({move}) should raise IllegalMove({reason!r}), but it was played")
-    assert str(info) == reason, f"{move} should be refused with {reason!r}, not {str(info)!r}"
+                        f"play({move}) should raise IllegalMove ({why}), but it was played")
     with played.step("board()", record=False):
-        after = (game.board(), len(game.events))
-    assert after == before, f"a refused {move} must change nothing"
+        after = (game.board(), game.events)
+    assert after == before, f"a refused {move} must change nothing (no card moved, no event recorded)"
+    said = str(info)
+    if named.startswith("pile "):
+        ok, what = names_pile(said, int(named.split()[1])), named
+    else:
+        ok, what = names_card(said, named), "the card 3♣"
+    assert ok, f"{move} is refused ({why}), and the message should name {what}; it reads {said!r}"
 
 
 def test_fixed_shuffles_score_as_trusted(module: Any) -> None:

@@ -1,7 +1,8 @@
 """Exercise 11: Klondike's priority order of moves (run with ``--impl`` to grade a folder).
 
-The expectations are trusted: deals worked out by hand (one per rule) and the results of
-fixed shuffles. A failure says in plain words which rule the code under test broke.
+The expectations are trusted: deals worked out by hand (one per rule), and shuffled deals
+played step by step here by the package's own game, whose every move, turn and card turned
+up the code under test must repeat. A failure says in plain words which rule the code under test broke.
 
 Every assert carries a plain-words message, shown as it is (PYTEST_DONT_REWRITE:
 pytest adds no expression dump under it).
@@ -16,6 +17,7 @@ import pytest
 from solitaire_ds.cards import Card, Deck
 from solitaire_ds.course.catalog import load_module
 from solitaire_ds.course.contracts.plain import Played
+from solitaire_ds.course.grader.proxy import drive
 
 # Cards that go up at the start of every game (piles 1 … 7, bottom first), then the stock.
 RULE_DEALS: dict[str, tuple[list[str], str, list[str]]] = {
@@ -48,9 +50,8 @@ RULE_DEALS: dict[str, tuple[list[str], str, list[str]]] = {
          "up KC", "turn 4D"]),
 }
 
-#: Cards played to the foundations by the deals Deck.shuffled(0) … Deck.shuffled(39).
-SHUFFLED_RESULTS = [3, 6, 14, 8, 7, 8, 5, 14, 7, 9, 15, 5, 6, 16, 14, 8, 6, 1, 2, 8,
-                    6, 6, 4, 4, 7, 13, 4, 10, 9, 7, 19, 7, 12, 14, 6, 10, 4, 8, 7, 3]
+#: Shuffled deals played through and compared, step by step, with the package's own game.
+SHUFFLED_DEALS = 40
 
 
 #: More steps than any game can take (the proof in the module's docstring gives 153).
@@ -75,12 +76,11 @@ def play_out(make: Any, what: str) -> dict[str, Any]:
     played = Played(what)
     with played.step("Klondike(deck)"):
         game = make()
-    for _ in range(STEP_LIMIT):
-        with played.step("is_over()", record=False):
-            if game.is_over():
-                return dict(game.result())
-        with played.step("advance()"):
-            game.advance()
+    with played.step("advance() until is_over()"):
+        steps = drive(game, "advance", "is_over", STEP_LIMIT)
+    if steps < STEP_LIMIT:
+        with played.step("result()", record=False):
+            return dict(game.result())
     pytest.fail(f"{what} did not end after {STEP_LIMIT} steps: every game must end "
                 "(is the guard on kings at the bottom of their piles missing?)")
 
@@ -119,14 +119,37 @@ def test_the_new_deck_order_ends_with_28_cards_on_the_foundations(klondike: Any)
         f"The unshuffled deck should end with 28 cards up (net +$88), not {result}")
 
 
-def test_shuffled_deals_give_the_trusted_results(klondike: Any) -> None:
-    got = [play_out(lambda seed=seed: klondike(Deck.shuffled(seed), record=False),
-                    f"Deck.shuffled({seed})")["to_foundation"] for seed in range(len(SHUFFLED_RESULTS))]
-    wrong = [seed for seed, (a, b) in enumerate(zip(got, SHUFFLED_RESULTS, strict=True)) if a != b]
+def _record(make: Any, what: str) -> list[dict[str, Any]]:
+    """Play the game ``make()`` gives to its end; return its events."""
+    played = Played(what)
+    with played.step("Klondike(deck)"):
+        game = make()
+    with played.step("advance() until is_over()"):
+        steps = drive(game, "advance", "is_over", STEP_LIMIT)
+    if steps < STEP_LIMIT:
+        with played.step("events", record=False):
+            return list(game.events)
+    pytest.fail(f"{what} did not end after {STEP_LIMIT} steps: every game must end "
+                "(is the guard on kings at the bottom of their piles missing?)")
+
+
+def test_shuffled_deals_are_played_move_for_move_as_the_rules_say(klondike: Any) -> None:
+    from solitaire_ds.games.klondike import Klondike  # the package's own rules: the record to match
+
+    wrong: list[tuple[int, str]] = []
+    for seed in range(SHUFFLED_DEALS):
+        theirs = [plain(e) for e in _record(lambda seed=seed: klondike(Deck.shuffled(seed)), f"Deck.shuffled({seed})")]
+        trusted = [plain(e) for e in _record(lambda seed=seed: Klondike(Deck.shuffled(seed)), "the package's game")]
+        if theirs != trusted:
+            at = next((n for n, (a, b) in enumerate(zip(theirs, trusted, strict=False)) if a != b),
+                      min(len(theirs), len(trusted)))
+            said = theirs[at] if at < len(theirs) else "nothing more"
+            before = ", ".join(trusted[max(at - 3, 1):at]) or "the deal"
+            wrong.append((seed, f"step {at} should be '{trusted[at] if at < len(trusted) else 'the end'}', "
+                                f"your code did '{said}' (after {before})"))
     assert not wrong, (
-        f"Deck.shuffled({wrong[0]}) should put {SHUFFLED_RESULTS[wrong[0]]} cards on the "
-        f"foundations, but your code put {got[wrong[0]]} ({len(wrong)} of "
-        f"{len(SHUFFLED_RESULTS)} shuffled deals differ)")
+        f"Deck.shuffled({wrong[0][0]}): {wrong[0][1]}; {len(wrong)} of {SHUFFLED_DEALS} shuffled deals "
+        "differ from the rules' order of moves")
 
 
 def test_a_won_deal_is_won(klondike: Any) -> None:
