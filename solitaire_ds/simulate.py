@@ -21,12 +21,13 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, TextIO, overload
 
 from solitaire_ds.cards import Deck, DeckError
 from solitaire_ds.games import game_class
-from solitaire_ds.games.base import Game
+from solitaire_ds.games.base import Game, GameOptions
 from solitaire_ds.structures.toolkit import Toolkit
 from solitaire_ds.text import shown
 
@@ -199,20 +200,27 @@ class SimulationRun:
 
     def play(self, source: DealSource) -> dict[str, Any]:
         """Play one deal without recording events; return its labelled result."""
-        cls = self.game_type or game_class(self.game)
+        cls, options = self._rules
         deck = source.make_deck()
         if self.shuffle is not None and source.seed is not None:  # dealt by the student's shuffle
             cards = list(Deck.standard())
             self.shuffle(cards, random.Random(source.seed))
             deck = Deck(cards)
         kit = {"toolkit": self.toolkit} if self.toolkit is not None else {}
-        game = cls(deck, cls.options_type.from_json(self.options), record=False, **kit)
+        game = cls(deck, options, record=False, **kit)
         choose = None
         if cls.has_decisions:
             from solitaire_ds.players import make_player
 
             choose = make_player(self.player or "greedy", cls)
         return {**source.label(), **game.run(choose)}
+
+    @cached_property
+    def _rules(self) -> tuple[type[Game], GameOptions]:
+        """The game's class and its options, looked up and checked once, not once a deal
+        (options are frozen, so every game of the run shares them)."""
+        cls = self.game_type or game_class(self.game)
+        return cls, cls.options_type.from_json(self.options)
 
     def play_chunk(self, chunk: Sequence[DealSource]) -> list[dict[str, Any]]:
         """Play several deals (the unit of work a worker process takes)."""

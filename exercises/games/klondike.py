@@ -177,6 +177,11 @@ class Klondike(Game):
         self.to_foundation = 0
         self._started = False
         self._over = False
+        #: True right after a rule-4 turn: the piles and foundations are as they were when
+        #: rules 1-3 last found no move, so only the new waste card can make one.
+        self._settled = False
+        #: Each pile's top card as :meth:`_tops` last read it; None once a move may change them.
+        self._top_cards: tuple[Card | None, ...] | None = None
         self._deal()
 
     # -- looking ------------------------------------------------------------------------
@@ -247,9 +252,13 @@ class Klondike(Game):
         A move includes what follows from it at once: a face-down card turned up, a new
         waste card when the waste became empty, the end of a won game.
 
+        Right after a rule-4 turn only the new waste card is looked at (rules 1 and 2):
+        the piles and foundations have not changed since rules 1-3 last found no move on
+        them, and in a typical game about half the steps are such turns.
+
         Runtime complexity: O(p^2) to choose a move among p = 7 piles (each candidate's
-        target is found by looking at the top of every pile), plus O(k) to move a run of
-        k cards.
+        target is found by looking at the top of every pile), O(p) right after a rule-4
+        turn, plus O(k) to move a run of k cards.
 
         >>> game = Klondike(Deck.standard())
         >>> game.advance()
@@ -264,13 +273,16 @@ class Klondike(Game):
             self._started = True
             self._turn("start")
             return
-        move = self._choose_move()
+        # Right after a rule-4 turn only the waste has changed since rules 1-3 found nothing.
+        move = self._waste_move(self._tops()) if self._settled else self._choose_move()
+        self._settled = False
         if move is not None:
             self._make(move)
             if self.to_foundation == DECK_SIZE:
                 self._finish()
         elif self.stock:
             self._turn("rule 4")
+            self._settled = True
         else:
             self._finish()
 
@@ -285,24 +297,41 @@ class Klondike(Game):
         What to look at: ``self.face_up[pile]``, each pile's face-up run (a Deque:
         ``peek_rear()`` is its top card, ``peek_front()`` its bottom card; empty when the
         pile is empty), ``self._tops()`` (every pile's top card, None for an empty pile:
-        read them once per step, every rule looks at them), ``self.waste`` (a Stack),
+        read them once per step, every rule looks at them), ``self._waste_move(tops)``
+        (the waste card's move under rules 1 and 2, which you write below),
         ``self._foundation_takes(card)``, ``self._target(card, tops)`` (the leftmost pile
         that takes ``card``, or None) and ``self._guarded(pile)``. A source or target is a
         pile index from 0, :data:`WASTE` or :data:`FOUNDATION`.
         """
         raise NotImplementedError("Return the _Move that rules 1, 2 and 3 choose, in that order, or None.")
 
-    def _tops(self) -> list[Card | None]:
+    def _waste_move(self, tops: Sequence[Card | None]) -> _Move | None:
+        """Return the waste card's move: onto its foundation (rule 1), else onto the
+        leftmost pile that takes it (rule 2); None when the waste is empty or neither takes it.
+
+        ``tops`` holds each pile's top card (:meth:`_tops`). A method of its own because
+        right after a rule-4 turn it is the only question left: the turn changed nothing
+        but the waste, and rules 1-3 had found no move on the piles before it.
+        """
+        raise NotImplementedError("Return the _Move that rules 1 and 2 choose for the waste's top card, or None.")
+
+    def _tops(self) -> tuple[Card | None, ...]:
         """Return each pile's top card (its run's rear), None for an empty pile.
 
         Rules 1-3 all read the piles' top cards: looking at each once per step, not once
         per candidate, keeps a step at 7 ``peek_rear`` calls. ``len(run)`` asks whether a
         run is empty in one call, where ``bool(run)`` makes two (``__bool__``, then ``__len__``).
 
+        The answer is kept until a move changes the piles (:meth:`_make` forgets it): a
+        stock turn changes only the waste, and about half the steps are turns.
+
         >>> [top.code if top else None for top in Klondike(Deck.standard())._tops()][:3]
         ['AC', '8C', 'AD']
         """
-        return [run.peek_rear() if len(run) else None for run in self.face_up]
+        if self._top_cards is None:
+            self._top_cards = tuple([run.peek_rear() if len(run) else None
+                                     for run in self.face_up])
+        return self._top_cards
 
     def _foundation_takes(self, card: Card) -> bool:
         """Return True when ``card``'s foundation takes it: an ace on an empty one, or
@@ -334,6 +363,7 @@ class Klondike(Game):
 
     def _make(self, move: _Move) -> None:
         """Carry out ``move`` and what follows it at once (turn-ups, refilling the waste)."""
+        self._top_cards = None  # the piles are about to change: read their tops afresh
         rule, source, target = move
         if source == WASTE:
             card = self.waste.pop()

@@ -208,25 +208,34 @@ class Game(ABC):
         """
         while not self.is_over():
             start = len(self.events)
-            if self.needs_decision():
-                if choose is None:
-                    raise ValueError(f"{self.title} needs a player to make decisions")
-                move = choose(self)
-                if move is None:
-                    return
-                self.play(move)
-            else:
-                self.advance()
+            if not self._step(choose):
+                return
             yield self.events[start:]
 
     def run(self, choose: Callable[[Game], Move] | None = None) -> dict[str, Any]:
         """Play to the end (asking ``choose`` for each decision) and return the result.
 
+        The same steps as :meth:`steps`, without collecting each step's events (``simulate``
+        plays this way, with no record to collect from).
+
         Runtime complexity: that of :meth:`steps`.
         """
-        for _ in self.steps(choose):
+        while not self.is_over() and self._step(choose):
             pass
         return self.result()
+
+    def _step(self, choose: Callable[[Game], Move | None] | None) -> bool:
+        """Take one step (see :meth:`steps`); return False when ``choose`` stops the game."""
+        if not self.needs_decision():
+            self.advance()
+            return True
+        if choose is None:
+            raise ValueError(f"{self.title} needs a player to make decisions")
+        move = choose(self)
+        if move is None:
+            return False
+        self.play(move)
+        return True
 
     # -- describing ---------------------------------------------------------------------
 
