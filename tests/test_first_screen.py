@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import os
+import pty
+import select
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -182,3 +186,51 @@ def test_impl_plays_and_simulates_on_the_students_own_rules_and_shuffle(
     status, theirs, _ = run(capsys, monkeypatch, "simulate", "perpetual-motion", "--games", "40", "--impl",
                             str(tmp_path / "sattolo"))
     assert status == 0 and theirs != ours
+
+
+def _read_until(fd: int, wanted: bytes, seconds: float) -> bytes:
+    """Read a pseudo-terminal until ``wanted`` appears (or ``seconds`` pass); return what came."""
+    seen = b""
+    deadline = time.monotonic() + seconds
+    while wanted not in seen and time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:  # the other end has closed
+                break
+    return seen
+
+
+def test_ctrl_c_at_a_terminal_ends_workers_quietly_on_a_line_of_its_own() -> None:
+    # As a terminal does it: the command's output is a terminal (so the progress line is
+    # live, redrawn with \r), and Ctrl-C sends SIGINT to the whole foreground group.
+    main_end, command_end = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "solitaire_ds", "simulate", "perpetual-motion", "--games", "1000000",
+         "--workers", "2"],
+        stdin=subprocess.DEVNULL, stdout=command_end, stderr=command_end, start_new_session=True,
+        env={**os.environ, "COLUMNS": "80", "NO_COLOR": "1"})
+    os.close(command_end)
+    try:
+        shown = _read_until(main_end, b"deals", 120)  # the progress line: the workers are at work
+        assert b"deals" in shown, shown[-300:]
+        os.killpg(process.pid, signal.SIGINT)
+        process.wait(timeout=60)
+        shown += _read_until(main_end, b"\x00", 2)  # whatever else it wrote (until it closed)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+        os.close(main_end)
+    text = shown.decode("utf-8", "replace").replace("\r\n", "\n")
+    assert process.returncode == 130
+    assert "Traceback" not in text and "ForkPoolWorker" not in text and "KeyboardInterrupt" not in text
+    assert "\nsolitaire-ds: interrupted\n" in text  # its own line, not glued to the progress line
+    for _ in range(50):  # and no worker lives on after the command
+        try:
+            os.killpg(process.pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail("a worker of the interrupted command is still running")
