@@ -344,10 +344,13 @@ class ProgressBar:
             width = 20
             filled = width * done // max(total, 1)
             bar = "#" * filled + "." * (width - filled)
+            # Open before it is drawn: a Ctrl-C can arrive between any two lines here, and an
+            # extra line end is harmless where a missing one glues the message to the bar.
+            self._open = True
             self.stream.write(f"\r{self.label} [{bar}] {done:,}/{total:,} {self.unit}, {timing} ")
-            self._open = not finished
             if finished:
                 self.stream.write("\n")
+                self._open = False
         else:
             self.stream.write(f"{self.label}: {done:,} of {total:,} {self.unit}, {rate:,.0f}/s, {timing}\n")
         self.stream.flush()
