@@ -15,7 +15,7 @@ options, the player (for games with decisions), every event in order and the res
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,7 +30,7 @@ def _quoted(value: object) -> str:
     """Return ``value`` as a message shows it: its ``repr``, cut to 200 characters."""
     return shown(value, limit=200)
 
-__all__ = ["FORMAT", "Record", "RecordError", "play_record", "render_text", "replay"]
+__all__ = ["FORMAT", "Record", "RecordError", "plain_pairs", "plain_value", "play_record", "render_text", "replay"]
 
 #: The version of the JSON layout, written as ``"format"``.
 FORMAT = 1
@@ -354,12 +354,12 @@ def render_text(record: Record) -> str:
         if new and game.show_board_after(new) and not game.is_over():
             lines += ["    " + row for row in game.board().splitlines()]
     lines += ["", "Final board:"] + ["    " + row for row in game.board().splitlines()]
-    lines += ["", "Result: " + ", ".join(f"{k} = {_plain(v)}" for k, v in game.result().items())]
+    lines += ["", "Result: " + plain_pairs(game.result())]
     return "\n".join(lines) + "\n"
 
 
 def _header(game: Game, record: Record) -> list[str]:
-    options = ", ".join(f"{k} = {_plain(v)}" for k, v in record.options.items()) or "none"
+    options = plain_pairs(record.options) or "none"
     lines = [f"{game.title}", f"Options: {options}"]
     if record.player:
         lines.append(f"Player: {record.player}")
@@ -373,12 +373,17 @@ def plain_value(value: object) -> str:
     >>> plain_value(False), plain_value(None), plain_value("left-face-up")
     ('no', 'none', 'left-face-up')
     """
-    return _plain(value)
-
-
-def _plain(value: object) -> str:
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+def plain_pairs(values: Mapping[str, object]) -> str:
+    """Options or a result as the reports show them: ``key = value`` pairs, comma-separated.
+
+    >>> plain_pairs({"won": False, "cards_left": 8}), plain_pairs({})
+    ('won = no, cards_left = 8', '')
+    """
+    return ", ".join(f"{key} = {plain_value(value)}" for key, value in values.items())

@@ -20,7 +20,7 @@ from typing import Any
 
 from solitaire_ds.cards import Card
 from solitaire_ds.games.base import Event, Game
-from solitaire_ds.records import Record, steps_of
+from solitaire_ds.records import Record, plain_pairs, steps_of
 
 __all__ = ["labelled_board", "structure_word", "tell"]
 
@@ -96,21 +96,13 @@ def _legend(game: Game) -> str:
     return "The structures: " + "; ".join(parts) + "." if parts else ""
 
 
-def _plain(value: object) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
-
-
 def tell(record: Record, width: int = 80) -> str:
     """Return the game of ``record`` told in about a screenful of lines of at most ``width``."""
     width = max(width, 40)
     steps = steps_of(record)
     game, told = next(steps)
     told = list(told)
-    options = ", ".join(f"{k} = {_plain(v)}" for k, v in record.options.items()) or "none"
+    options = plain_pairs(record.options) or "none"
     lines = _wrap(f"{game.title}. Options: {options}." + (f" Player: {record.player}." if record.player else ""),
                   width, "", "  ")
     lines += _wrap("Deck, first card dealt first: " + " ".join(card.label for card in record.deck), width, "", "  ")
@@ -136,7 +128,7 @@ def tell(record: Record, width: int = 80) -> str:
     lines += ["", "The table at the end:", *("  " + row for row in final), ""]
     result = next((e for e in reversed(told) if e["type"] == "result"), None)
     lines += _wrap("Result: " + (game.describe(result) if result is not None else
-                                 ", ".join(f"{k} = {_plain(v)}" for k, v in game.result().items())), width, "", "  ")
+                                 plain_pairs(game.result())), width, "", "  ")
     lines += _wrap("(every event and every board: --record; the record as JSON: --json FILE)", width, "", "  ")
     return "\n".join(lines) + "\n"
 

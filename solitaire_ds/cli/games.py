@@ -47,7 +47,7 @@ from solitaire_ds.games import GAMES, UnknownGame, game_class
 from solitaire_ds.games.base import Game, GameOptions, OptionError
 from solitaire_ds.games.klondike import PAYOUT, STAKE, Klondike
 from solitaire_ds.money import DEFAULT_SHOW, origin, report
-from solitaire_ds.records import Record, RecordError, plain_value, play_record, render_text, replay
+from solitaire_ds.records import Record, RecordError, plain_pairs, play_record, render_text, replay
 from solitaire_ds.simulate import (
     DealSource,
     DeckFileError,
@@ -301,7 +301,7 @@ def summary(
     """Return the simulation summary (everything but the timing line)."""
     where = (f"decks from {args.decks}" if args.decks is not None
              else f"seed {args.seed if args.seed is not None else 0}")
-    opts = ", ".join(f"{k} = {plain_value(v)}" for k, v in options.to_json().items()) or "none"
+    opts = plain_pairs(options.to_json()) or "none"
     n = len(results)
     lines = [f"{cls.title}: {n} deal{'s' if n != 1 else ''} ({where}); options: {opts}"
              + (f"; player: {player}" if player else "")]
