@@ -71,18 +71,24 @@ def layout(piles: list[str], stock: str) -> Deck:
     return Deck.parse(" ".join(order + [c.code for c in Deck.standard() if c not in named]))
 
 
-def play_out(make: Any, what: str) -> dict[str, Any]:
-    """Make the game and run it to its end; fail in plain words if it goes on past any end."""
+def _to_its_end(make: Any, what: str) -> tuple[Played, Any]:
+    """Make the game and advance it to its end; fail in plain words if it goes on past any end."""
     played = Played(what)
     with played.step("Klondike(deck)"):
         game = make()
     with played.step("advance() until is_over()"):
         steps = drive(game, "advance", "is_over", STEP_LIMIT)
-    if steps < STEP_LIMIT:
-        with played.step("result()", record=False):
-            return dict(game.result())
-    pytest.fail(f"{what} did not end after {STEP_LIMIT} steps: every game must end "
-                "(is the guard on kings at the bottom of their piles missing?)")
+    if steps >= STEP_LIMIT:
+        pytest.fail(f"{what} did not end after {STEP_LIMIT} steps: every game must end "
+                    "(is the guard on kings at the bottom of their piles missing?)")
+    return played, game
+
+
+def play_out(make: Any, what: str) -> dict[str, Any]:
+    """Make the game and run it to its end; return its result."""
+    played, game = _to_its_end(make, what)
+    with played.step("result()", record=False):
+        return dict(game.result())
 
 
 def plain(event: dict[str, Any]) -> str:
@@ -121,16 +127,9 @@ def test_the_new_deck_order_ends_with_28_cards_on_the_foundations(klondike: Any)
 
 def _record(make: Any, what: str) -> list[dict[str, Any]]:
     """Play the game ``make()`` gives to its end; return its events."""
-    played = Played(what)
-    with played.step("Klondike(deck)"):
-        game = make()
-    with played.step("advance() until is_over()"):
-        steps = drive(game, "advance", "is_over", STEP_LIMIT)
-    if steps < STEP_LIMIT:
-        with played.step("events", record=False):
-            return list(game.events)
-    pytest.fail(f"{what} did not end after {STEP_LIMIT} steps: every game must end "
-                "(is the guard on kings at the bottom of their piles missing?)")
+    played, game = _to_its_end(make, what)
+    with played.step("events", record=False):
+        return list(game.events)
 
 
 def test_shuffled_deals_are_played_move_for_move_as_the_rules_say(klondike: Any) -> None:
