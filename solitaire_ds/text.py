@@ -11,7 +11,59 @@ that many lines plus one saying how many were left out), so a
 
 from __future__ import annotations
 
-__all__ = ["colour_suits", "fit", "shorten", "shown", "terminal_width", "tilde", "wants_colour"]
+__all__ = [
+    "colour_suits", "fit", "safe_name", "safe_text", "shorten", "shown", "terminal_width", "tilde", "wants_colour",
+]
+
+
+#: Characters a terminal acts on, or that change how the text around them reads: the C0 and C1
+#: controls (escape, carriage return, backspace ...), lone surrogates, the bidirectional overrides
+#: and isolates, and the line and paragraph separators.
+_UNSAFE = frozenset(
+    [*map(chr, range(0x20)), *map(chr, range(0x7F, 0xA0)), "\u061c", "\u200e", "\u200f", "\u2028", "\u2029",
+     *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))]
+) - {"\n", "\t"}
+
+
+def safe_text(text: str, limit: int = 64_000, *, newlines: bool = True) -> str:
+    """Return ``text`` safe to print, store and send as JSON: what crosses from untrusted code.
+
+    Every character in :data:`_UNSAFE` (an escape sequence's ESC, a carriage return, a lone
+    surrogate, a right-to-left override ...) is shown as its Python escape (``\\x1b``), so it
+    reads as text and does nothing; new lines and tabs are kept (with ``newlines=False`` a new
+    line is ``\\n`` too). The result is at most ``limit`` characters, ending in ``...`` when cut.
+
+    Runtime complexity: O(min(len(text), limit)).
+
+    >>> safe_text("boom\\x1b[2J\\r\\ud800")
+    'boom\\\\x1b[2J\\\\r\\\\ud800'
+    >>> safe_text("a\\nb"), safe_text("a\\nb", newlines=False), safe_text("x" * 10, limit=6)
+    ('a\\nb', 'a\\\\nb', 'xxx...')
+    """
+    cut = len(text) > limit
+    text = text[: limit + 1]
+    if not (text.isascii() and text.isprintable()):
+        unsafe = _UNSAFE if newlines else _UNSAFE | {"\n"}
+        text = "".join(repr(c)[1:-1] if c in unsafe or 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+    if cut or len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return text
+
+
+def safe_name(name: str, limit: int = 300) -> str:
+    """Return a file or folder name as text every terminal, file and JSON takes (:func:`safe_text`).
+
+    Bytes that are not UTF-8 (as some unzip tools leave a name: Python reads them as lone
+    surrogates) read as ``\\xNN``, each byte as it was on disk.
+
+    Runtime complexity: O(min(len(name), limit)).
+
+    >>> safe_name("caf\\udce9"), safe_name("a\\x1b[2Jb\\nc")
+    ('caf\\\\xe9', 'a\\\\x1b[2Jb\\\\nc')
+    """
+    import os  # here: the rest of the module runs in a browser's Python too
+
+    return safe_text(os.fsencode(name[: limit + 1]).decode("utf-8", "backslashreplace"), limit, newlines=False)
 
 
 def shorten(text: str, limit: int = 200, *, max_lines: int | None = None) -> str:

@@ -57,6 +57,16 @@ def test_structure_modules_take_no_list_shortcuts_and_never_use_collections_dequ
         ("self._slots.insert(0, x)", "line 1: grows a Python list with .insert()"),
         ("self._slots += [x]", "line 1: grows a Python list with +="),
         ("from collections import deque\nself._items = deque()", "line 2: keeps its items in a collections.deque"),
+        ("list.append(self._slots, x)", "line 1: grows a Python list with list.append()"),
+        ("deque.append(self._items, x)", "line 1: grows a collections.deque with deque.append()"),
+        ("collections.deque.popleft(self._items)", "line 1: grows a collections.deque with deque.popleft()"),
+        ("type(self._slots).insert(self._slots, 0, x)", "line 1: grows a Python list with .insert()"),
+        ("getattr(self._slots, 'pop')()", "line 1: grows a Python list with .pop()"),
+        ("grow = self._slots.append", "line 1: grows a Python list with .append()"),
+        ("def push(self, x):\n    slots = self._slots\n    slots.extend([x])",
+         "line 3: grows a Python list with .extend()"),
+        ("self._slots = self._slots + [x]", "line 1: grows a Python list with +"),
+        ("del self._slots[0]", "line 1: shrinks a Python list with del"),
     ],
 )
 def test_the_instructor_is_told_of_each_list_shortcut_with_its_line(source: str, expected: str) -> None:
@@ -68,6 +78,8 @@ def test_the_instructor_is_told_of_each_list_shortcut_with_its_line(source: str,
     "def f(items: 'collections.deque[int]') -> None: ...",  # a type hint is no shortcut
     "import sys\nprint('debug', file=sys.stderr)",
     "self.pop()\nitems.reverse()\nslots[i] = None",
+    "items = []\nitems.append(x)\nlist.sort(items)",  # a list of its own, for a repr: no slot of the structure
+    "new = [None] * 8\nself._slots = new + [None] * 8",
 ])
 def test_honest_code_gets_no_note(source: str) -> None:
     assert list_notes(source, "structures/m.py") == []
@@ -284,7 +296,8 @@ class _LinkedDequeForgettingPrev(LinkedDeque[Any]):
 def test_contract_state_machine_fails_a_broken_class(
     machine: Any, broken: type[Any]
 ) -> None:
-    state_machine: type[RuleBasedStateMachine] = machine(broken)
+    # the reference is the package's class the broken one is written as (the exercise's)
+    state_machine: type[RuleBasedStateMachine] = machine(broken, broken.__mro__[1])
     with pytest.raises(AssertionError, match=r"^after ") as caught:
         # no shrinking here, to keep the test fast; the test below shows a shrunk failure
         run_machine(state_machine, phases=[Phase.explicit, Phase.generate])
@@ -293,7 +306,7 @@ def test_contract_state_machine_fails_a_broken_class(
 
 def test_contract_failure_names_the_steps_in_plain_words() -> None:
     with pytest.raises(AssertionError) as caught:
-        run_machine(queue_machine(_LinkedQueueWithStaleTail))
+        run_machine(queue_machine(_LinkedQueueWithStaleTail, LinkedQueue))
     message = str(caught.value)
     assert message.startswith("after _LinkedQueueWithStaleTail(), ")
     assert "_check() failed: empty queue but the tail still points at a node" in message
@@ -367,7 +380,7 @@ def test_copy_count_catches_a_stack_that_halves_at_half_full() -> None:
     assert "not half full" in str(caught.value)
     # the real stack passes, and so does every other contract test of the bad one
     ShrinkingContract().test_push_and_pop_at_any_size_copy_the_slots_at_most_once(ArrayStack)
-    run_machine(stack_machine(_ArrayStackHalvingAtHalf))
+    run_machine(stack_machine(_ArrayStackHalvingAtHalf, ArrayStack))
 
 
 def test_copy_count_catches_a_queue_that_grows_by_a_constant() -> None:
@@ -437,7 +450,20 @@ def test_the_invariant_is_the_packages_even_when_the_class_rebinds_it(
     stack._slots[3] = "stale"
     monkeypatch.undo()
     with pytest.raises(AssertionError, match="unused slot 3 still holds 'stale'"):
-        invariant(stack)
+        invariant(stack, structures.ArrayStack)
+
+
+def test_the_invariant_is_the_exercises_whatever_the_class_is_called() -> None:
+    from solitaire_ds.course.contracts.operations import Operations
+
+    class Stack_(structures.ArrayStack[Any]):
+        pass
+
+    # the exercise names ArrayStack: the class's own name (or the one it reports) changes nothing
+    ops = Operations(Stack_, [1, 2], adt="stack", reference=structures.ArrayStack)
+    ops.structure._slots[3] = "stale"
+    with pytest.raises(AssertionError, match="_check\\(\\) failed: unused slot 3 still holds 'stale'"):
+        ops.check()
 
 
 class _LinkedStackPushForgetsTheRest(LinkedStack[Any]):

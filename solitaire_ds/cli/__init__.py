@@ -3,7 +3,8 @@
 One module per command group adds its sub-commands with ``register(subparsers)``:
 
 * :mod:`solitaire_ds.cli.games` -- ``play``, ``replay``, ``simulate``, ``klondike``;
-* :mod:`solitaire_ds.cli.course` -- ``exercises``, ``check``, ``grade``;
+* :mod:`solitaire_ds.cli.course` -- ``exercises``, ``check``;
+* :mod:`solitaire_ds.cli.grading` -- ``grade``, ``autograder``;
 * :mod:`solitaire_ds.cli.docs` -- ``docs``;
 * :mod:`solitaire_ds.cli.completion` -- ``completion``, the shell completion script;
 
@@ -20,8 +21,8 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from solitaire_ds.cli import completion, course, docs, games
-from solitaire_ds.cli.args import Parser, UsageError, check_output_path, write_output
+from solitaire_ds.cli import completion, course, docs, games, grading
+from solitaire_ds.cli.args import Parser, Terminated, UsageError, check_output_path, write_output
 
 __all__ = ["UsageError", "build_parser", "check_output_path", "main", "write_output"]
 
@@ -44,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"solitaire-ds {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for group in (games, course, docs):
+    for group in (games, course, grading, docs):
         group.register(subparsers)
     completion.register(subparsers, parser)
     return parser
@@ -70,11 +71,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = f"solitaire-ds {args.command}" if getattr(args, "command", None) else "solitaire-ds"
         print(f"{command}: error: {exc} (see {command} --help)", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         from solitaire_ds.simulate import end_progress_line
 
         end_progress_line()  # the message starts a line of its own, never glued to a progress bar
-        print("solitaire-ds: interrupted", file=sys.stderr)
-        return 130
+        terminated = isinstance(stop, Terminated)
+        print(f"solitaire-ds: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
+        return 143 if terminated else 130
     except BrokenPipeError:
         return 0

@@ -24,6 +24,7 @@ __all__ = [
     "MAX_GAMES",
     "MAX_SECONDS",
     "Parser",
+    "Terminated",
     "UsageError",
     "check_output_folder",
     "check_output_path",
@@ -34,6 +35,7 @@ __all__ = [
     "seconds",
     "seed_int",
     "show_count",
+    "terminate",
     "worker_count",
     "write_output",
 ]
@@ -48,6 +50,15 @@ MAX_SECONDS = 86_400.0
 
 class UsageError(Exception):
     """Bad input on the command line: reported in one line with exit status 2."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into an interruption (a command ends as Ctrl-C ends it, with exit status 143)."""
+
+
+def terminate(signum: int, frame: object) -> None:
+    """A SIGTERM handler: raise :class:`Terminated` where the main thread is."""
+    raise Terminated(f"signal {signum}")
 
 
 class Parser(argparse.ArgumentParser):
@@ -231,8 +242,9 @@ def check_output_path(path: Path, flag: str, inputs: Sequence[Path | str] = (),
             raise UsageError(f"{flag} {path}: {other_flag} names the same file; give each its own")
 
 
-def check_output_folder(folder: Path, flag: str, inputs: Sequence[Path | str] = ()) -> None:
-    """Refuse an output folder that is a file, lies inside an input, or may not be written; make it.
+def check_output_folder(folder: Path, flag: str, inputs: Sequence[Path | str] = (), private: bool = False) -> None:
+    """Refuse an output folder that is a file, lies inside an input, or may not be written; make it
+    (with ``private``, one only its owner may enter: it will hold students' results).
 
     Runtime complexity: O(len(inputs)) file-system look-ups.
     """
@@ -240,7 +252,7 @@ def check_output_folder(folder: Path, flag: str, inputs: Sequence[Path | str] = 
         raise UsageError(f"{flag} {folder}: that is a file; give a folder")
     check_output_path(folder / "x", flag, inputs) if folder.is_dir() else check_output_path(folder, flag, inputs)
     try:
-        folder.mkdir(exist_ok=True)
+        folder.mkdir(mode=0o700 if private else 0o777, exist_ok=True)
     except OSError as exc:
         raise UsageError(f"{flag} {folder}: {exc.strerror}") from None
 
@@ -269,12 +281,13 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def write_output(path: Path, text: str) -> None:
+def write_output(path: Path, text: str, private: bool = False) -> None:
     """Write ``text`` to ``path`` (UTF-8) whole or not at all; a failure is a one-line :class:`UsageError`.
 
     The text goes to a new temporary file beside ``path``, flushed to disk, then renamed
     over it: a full disk or a crash leaves the old file as it was and no half-written
-    one, and a symbolic link planted at ``path`` is replaced, never written through.
+    one, and a symbolic link planted at ``path`` is replaced, never written through. With
+    ``private`` (students' results: a gradebook, feedback) only the owner may read it.
 
     Runtime complexity: O(len(text)).
     """
@@ -287,7 +300,7 @@ def write_output(path: Path, text: str) -> None:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temporary, 0o644)
+        os.chmod(temporary, 0o600 if private else 0o644)
         os.replace(temporary, path)
     except OSError as exc:
         with contextlib.suppress(OSError):

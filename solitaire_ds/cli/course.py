@@ -1,34 +1,26 @@
-"""The course commands: ``exercises list|build``, ``check`` (students) and ``grade`` (instructors).
+"""The course commands: ``exercises list|init|build`` and ``check`` (students), and what the
+instructors' commands (:mod:`~solitaire_ds.cli.grading`) share with them: exercise numbers and
+lists, the limits, the runner.
 
 Invariant: every handler returns an exit status and reports misuse (an unknown exercise,
-a missing folder, ``--jobs 0``, ``--json`` with several submissions) by raising
-:class:`~solitaire_ds.cli.args.UsageError`, which the command line prints as one line.
+a missing folder) by raising :class:`~solitaire_ds.cli.args.UsageError`, which the command
+line prints as one line.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from solitaire_ds.cli.args import (
-    UsageError,
-    check_output_folder,
-    check_output_path,
-    max_workers,
-    process_count,
-    seconds,
-    write_output,
-)
+from solitaire_ds.cli.args import UsageError, seconds
 from solitaire_ds.course import EXERCISES, REPO_ROOT, Exercise, ImplError, exercise, generate, resolve_impl
-from solitaire_ds.course.config import Course, CourseError, load_course
 from solitaire_ds.course.markers import MarkerError
-from solitaire_ds.course.report import check_text, csv_text, feedback_markdown, gradescope_json, score_table
-from solitaire_ds.course.results import Limits, SubmissionResult
+from solitaire_ds.course.report import check_text
+from solitaire_ds.course.results import Limits
 from solitaire_ds.course.status import Status, checked, remember, statuses
 from solitaire_ds.text import fit, shown, terminal_width, tilde
 
@@ -78,62 +70,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     _limit_flags(check)
     check.set_defaults(handler=_check)
 
-    auto = subparsers.add_parser("autograder", help="build an autograder bundle (Gradescope)")
-    auto_sub = auto.add_subparsers(dest="autograder_command", metavar="KIND")
-    gs = auto_sub.add_parser(
-        "gradescope", help="build Gradescope's autograder.zip",
-        description="Build the zip Gradescope's autograder format asks for: setup.sh (finds or "
-        "installs Python 3.11 or newer and bubblewrap, and installs the bundled wheel of this "
-        "installed version with the pinned grading extra), run_autograder (grades the upload, "
-        "wherever its files are, and writes results.json with one entry per test), course.json "
-        "and course.toml. Works from an installed package; no checkout is needed.")
-    gs.add_argument("--exercises", type=exercise_numbers, default=None, metavar="LIST",
-                    help="the exercises to grade, like 1-6 or 1,3,5 (default: all)")
-    gs.add_argument("--hidden", type=exercise_numbers, default=[], metavar="LIST",
-                    help="exercises whose tests students do not see")
-    gs.add_argument("--after-due-date", type=exercise_numbers, default=[], metavar="LIST",
-                    help="exercises whose tests students see after the due date")
-    gs.add_argument("--out", type=Path, required=True, metavar="FILE", help="the zip to write")
-    _course_flags(gs)
-    gs.set_defaults(handler=_gradescope)
-    auto.set_defaults(handler=lambda args: _usage(auto))
-
-    grade = subparsers.add_parser("grade", help="grade submission folders")
-    grade.add_argument("paths", nargs="+", metavar="PATH", help="submission folders")
-    grade.add_argument("--json", metavar="FILE",
-                       help="write Gradescope's results.json (one entry per test) for one submission")
-    grade.add_argument("--csv", metavar="FILE", help="write one row per submission")
-    grade.add_argument("--json-dir", metavar="DIR", type=Path,
-                       help="write each submission's results (one entry per test) to DIR/NAME.json")
-    grade.add_argument("--feedback", metavar="DIR", type=Path,
-                       help="write each student's feedback, every failing test, to DIR/NAME.md")
-    grade.add_argument(
-        "--exercise", metavar="N", action="append", type=exercise_number,
-        help="grade only exercise N (repeatable)"
-    )
-    grade.add_argument("--jobs", metavar="K", type=process_count, default=1,
-                       help=f"submissions graded at once (default 1, at most {max_workers()} here)")
-    grade.add_argument("--require-sandbox", action="store_true",
-                       help="refuse to grade where there is no sandbox (bubblewrap) instead of grading without")
-    _course_flags(grade)
-    _limit_flags(grade)
-    grade.set_defaults(handler=_grade)
-
-
-def _course_flags(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--course", metavar="FILE", type=Path,
-                        help="the course file (TOML): points per exercise, weights per test group "
-                        "(default: every exercise 10 points, its tests equal)")
-    parser.add_argument("--tests", metavar="DIR", type=Path,
-                        help="your own contract tests, files named test_exNN_*.py, run beside exercise NN's")
-
-
-def _course(args: argparse.Namespace) -> Course:
-    """Return the course the ``--course`` and ``--tests`` options describe; misuse is a UsageError."""
-    try:
-        return load_course(args.course, args.tests)
-    except CourseError as exc:
-        raise UsageError(str(exc)) from None
 
 
 def _limit_flags(parser: argparse.ArgumentParser) -> None:
@@ -144,7 +80,8 @@ def _limit_flags(parser: argparse.ArgumentParser) -> None:
         ("--submission-timeout", defaults.submission_seconds, "per submission, all its exercises"),
     ):
         parser.add_argument(flag, metavar="S", type=seconds, default=default,
-                            help=f"seconds of CPU time allowed {what} (default {default:g})")
+                            help=f"seconds of CPU time allowed {what} (default {default:g}; the wall-clock "
+                                 "limit is three times as long)")
 
 
 # -- parsing helpers -----------------------------------------------------------------
@@ -187,10 +124,15 @@ def _runner() -> ModuleType:
 
 
 def _limits(args: argparse.Namespace) -> Limits:
+    # each wall-clock limit stays at least three times its CPU limit (see Limits)
+    defaults = Limits()
     return Limits(
         test_seconds=args.test_timeout,
         exercise_seconds=args.exercise_timeout,
         submission_seconds=args.submission_timeout,
+        call_wall_seconds=max(defaults.call_wall_seconds, 3 * args.test_timeout),
+        exercise_wall_seconds=max(defaults.exercise_wall_seconds, 3 * args.exercise_timeout),
+        submission_wall_seconds=max(defaults.submission_wall_seconds, 3 * args.submission_timeout),
     )
 
 
@@ -327,36 +269,6 @@ def exercise_numbers(text: str) -> list[int]:
     return sorted(numbers)
 
 
-def _gradescope(args: argparse.Namespace) -> int:
-    from solitaire_ds.course.gradescope import BundleError, build_bundle
-
-    numbers = args.exercises or [ex.number for ex in EXERCISES]
-    both = set(args.hidden) & set(args.after_due_date)
-    if both:
-        raise UsageError(f"exercise {min(both)} is given both --hidden and --after-due-date")
-    for flag, listed in (("--hidden", args.hidden), ("--after-due-date", args.after_due_date)):
-        if set(listed) - set(numbers):
-            raise UsageError(f"{flag}: exercise {min(set(listed) - set(numbers))} is not among --exercises")
-    check_output_path(args.out, "--out")
-    visibility = {n: "hidden" if n in args.hidden else "after_due_date" if n in args.after_due_date else "visible"
-                  for n in numbers}
-    course = _course(args)
-    if args.course is not None or args.tests is not None:  # every weight group matches a test, before the zip
-        runner = _runner()
-        try:
-            runner.grade_many([], [exercise(n) for n in numbers], course=course)
-        except (runner.GradingError, CourseError) as exc:
-            raise UsageError(str(exc)) from None
-    try:
-        names = build_bundle(args.out, numbers, visibility, course, args.course)
-    except BundleError as exc:
-        raise UsageError(f"cannot build the bundle: {exc}") from None
-    except OSError as exc:
-        raise UsageError(f"cannot build the bundle: {exc.filename or args.out}: {exc.strerror or exc}") from None
-    print(f"wrote {args.out}: {', '.join(names)} (exercises {', '.join(map(str, numbers))})")
-    return 0
-
-
 def _init(args: argparse.Namespace) -> int:
     folder: Path = args.dir
     if folder.exists() and not folder.is_dir():
@@ -457,75 +369,3 @@ def _check(args: argparse.Namespace) -> int:
         remember(folder, result)
     print(check_text(result, every=args.every, width=terminal_width()))
     return 0 if all(r.status == "pass" for r in result.exercises) else 1
-
-
-def _grade(args: argparse.Namespace) -> int:
-    jobs: int = args.jobs
-    json_file = Path(args.json) if args.json else None
-    csv_file = Path(args.csv) if args.csv else None
-    if json_file is not None:
-        check_output_path(json_file, "--json", args.paths, [("--csv", csv_file)])
-    if csv_file is not None:
-        check_output_path(csv_file, "--csv", args.paths)
-    for folder, flag in ((args.json_dir, "--json-dir"), (args.feedback, "--feedback")):
-        if folder is not None:
-            check_output_folder(folder, flag, args.paths)
-    if args.json and len(args.paths) > 1:
-        raise UsageError(
-            f"--json writes one submission's results.json; got {len(args.paths)} paths "
-            "(use --csv for several)"
-        )
-    for path in args.paths:
-        if not Path(path).is_dir():
-            raise UsageError(f"submission folder not found: {path!r}")
-    chosen = _selected(args.exercise)
-    limits = _limits(args)
-    course = _course(args)
-    several = len(args.paths) > 1
-
-    def progress(result: SubmissionResult) -> None:
-        if several:
-            print(
-                f"graded {result.name}: {result.score:g}/{result.max_score} ({result.seconds:g} s)",
-                file=sys.stderr,
-                flush=True,
-            )
-
-    runner = _runner()
-    try:
-        sandbox = runner.sandbox_or_why(args.require_sandbox)
-    except runner.GradingError as exc:
-        raise UsageError(str(exc)) from None
-    if isinstance(sandbox, str):
-        print(f"solitaire-ds: grading without a sandbox: {sandbox} (each row's notes say so too)",
-              file=sys.stderr, flush=True)
-    try:
-        results = runner.grade_many(args.paths, chosen, limits, jobs, progress, args.require_sandbox, course)
-    except (runner.GradingError, CourseError) as exc:
-        raise UsageError(str(exc)) from None
-    for result in results:
-        print(score_table(result))
-        print()
-    if json_file is not None:
-        write_output(json_file, json.dumps(gradescope_json(results[0]), indent=2) + "\n")
-    if csv_file is not None:
-        write_output(csv_file, csv_text(results))
-    names = _file_names(results)
-    if args.json_dir is not None:
-        for name, result in zip(names, results, strict=True):
-            write_output(args.json_dir / f"{name}.json", json.dumps(gradescope_json(result), indent=2) + "\n")
-    if args.feedback is not None:
-        for name, result in zip(names, results, strict=True):
-            write_output(args.feedback / f"{name}.md", feedback_markdown(result))
-    return 0
-
-
-def _file_names(results: Sequence[SubmissionResult]) -> list[str]:
-    """Return a file name for each submission: its folder's name, numbered when two share one."""
-    names: list[str] = []
-    for result in results:
-        name = "".join(c if c.isalnum() or c in "-_." else "_" for c in result.name).lstrip(".") or "submission"
-        while name in names:
-            name += "_"
-        names.append(name)
-    return names

@@ -22,8 +22,8 @@
 * :mod:`~solitaire_ds.course.config` reads a course file (points, weights, extra tests);
 * :mod:`~solitaire_ds.course.status` says which exercises a folder has started;
 * :mod:`~solitaire_ds.course.report` prints and exports the scores;
-* :mod:`~solitaire_ds.cli.course` adds ``exercises``, ``check`` and ``grade`` to
-  the command line.
+* :mod:`~solitaire_ds.cli.course` adds ``exercises`` and ``check`` to the command line,
+  and :mod:`~solitaire_ds.cli.grading` ``grade`` and ``autograder``.
 
 Adding an exercise is adding files, nothing here changes:
 

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import hashlib
 import importlib
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import sys
 from dataclasses import dataclass
@@ -85,6 +87,8 @@ EXERCISES: tuple[Exercise, ...] = (
 )
 
 
+#: The exercise files' names without ``.py``: never found by a plain ``import``.
+_EXERCISE_STEMS = frozenset(ex.module.rpartition(".")[2] for ex in EXERCISES)
 def exercise(number: int) -> Exercise:
     """Return exercise ``number``; raise KeyError naming the valid numbers.
 
@@ -130,8 +134,13 @@ def resolve_impl(impl: str) -> str | Path:
 def load_module(impl: str, module: str) -> ModuleType:
     """Import ``solitaire_ds.<module>`` as implemented by ``impl``.
 
-    For a folder, the file ``<folder>/<module path>.py`` is imported under a private
-    name, so it never replaces the package's own module. In a test, ``impl`` is the
+    For a folder, the file ``<folder>/<module path>.py`` is imported under a private name
+    (``_impl_<digest of the folder>.<module>``, in packages that stand for the folder and
+    its subfolders), so it never replaces the package's own module. A module of the
+    student's own beside it (``structures/helpers.py``) is imported either way a student
+    writes it: ``from .helpers import grow`` (the folder is a package) or ``import helpers``
+    (found beside the exercise files loaded so far, after every module Python already has,
+    and never another exercise's file). In a test, ``impl`` is the
     :class:`~solitaire_ds.course.grader.proxy.Submission` the ``impl`` fixture gives:
     the module then comes back as a proxy that asks the code's worker for everything
     (a grading run never imports a student's file where the tests run).
@@ -146,10 +155,14 @@ def load_module(impl: str, module: str) -> ModuleType:
     path = where / (module.replace(".", "/") + ".py")
     if not path.is_file():
         raise ImplError(f"{path} not found")
-    digest = hashlib.sha1(str(path).encode()).hexdigest()[:10]
-    name = f"_impl_{digest}_{module.replace('.', '_')}"
+    root = f"_impl_{hashlib.sha1(str(where).encode()).hexdigest()[:10]}"
+    name = f"{root}.{module}"
     if name in sys.modules:
         return sys.modules[name]
+    parts = module.split(".")
+    for depth in range(len(parts)):  # the folder, and each subfolder on the way, as a package
+        _package(".".join([root, *parts[:depth]]), where.joinpath(*parts[:depth]))
+    _BESIDE.add(path.parent)
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
         raise ImplError(f"cannot import {path}")
@@ -161,6 +174,50 @@ def load_module(impl: str, module: str) -> ModuleType:
         del sys.modules[name]
         raise
     return mod
+
+
+def _package(name: str, folder: Path) -> None:
+    """Make ``name`` a package (unless it is one) whose modules are the ``.py`` files in ``folder``."""
+    if name in sys.modules:
+        return
+    spec = importlib.machinery.ModuleSpec(name, None, is_package=True)
+    spec.submodule_search_locations = [str(folder)]
+    sys.modules[name] = importlib.util.module_from_spec(spec)
+    parent, _, child = name.rpartition(".")
+    if parent in sys.modules:
+        setattr(sys.modules[parent], child, sys.modules[name])
+
+
+class _Beside(importlib.abc.MetaPathFinder):
+    """Finds ``import helpers`` as ``helpers.py`` beside a student's exercise file.
+
+    It comes after Python's own finders (a student's ``random.py`` never replaces the
+    standard library's), and never finds another exercise's file (``import array_queue``
+    from ``linked_queue.py``: a graded class is written in its own file).
+    """
+
+    def __init__(self) -> None:
+        self.folders: list[Path] = []
+
+    def add(self, folder: Path) -> None:
+        """Look in ``folder`` too, before the folders added earlier."""
+        if folder not in self.folders:
+            self.folders.insert(0, folder)
+        if self not in sys.meta_path:
+            sys.meta_path.append(self)
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        if path is not None or "." in fullname or fullname in _EXERCISE_STEMS or not fullname.isidentifier():
+            return None
+        for folder in self.folders:
+            candidate = folder / f"{fullname}.py"
+            if candidate.is_file():
+                return importlib.util.spec_from_file_location(fullname, candidate)
+        return None
+
+
+#: How a student's ``import helpers`` finds their module beside an exercise file.
+_BESIDE = _Beside()
 
 
 def load_toolkit(impl: str, linked: bool = False) -> Toolkit:

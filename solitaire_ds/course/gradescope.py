@@ -1,4 +1,4 @@
-"""Gradescope: the autograder bundle, the search of a student's upload, and the run that grades it.
+"""Gradescope: the autograder bundle, and the run that grades a student's upload with it.
 
 Invariant: the bundle is what Gradescope's documented autograder format asks for, and nothing
 of the course but the package. Gradescope unzips it into ``/autograder/source``, runs
@@ -15,13 +15,16 @@ and shows the instructor, never the student, what the run printed. So:
   root (``/autograder``, or ``SOLITAIRE_DS_AUTOGRADER_ROOT``), the bundle in ``source/`` and
   the virtual environment in ``venv/`` (or ``SOLITAIRE_DS_AUTOGRADER_VENV``);
 * ``course.json`` (which exercises, what students see of each), ``course.toml`` (points and
-  test weights) and ``tests/`` (the instructor's own tests, if any) sit beside them;
+  test weights), ``tests/`` (the instructor's own tests, if any) and ``secret`` (the course's
+  grading secret: the decks the games are tested on, the same as ``grade --secret`` draws) sit
+  beside them;
 * the wheel is rebuilt from the *installed* package (:func:`installed_wheel`), so an
   instructor with nothing but ``pip install`` can build the bundle of the version they run.
 
-A run copies the exercise files it finds in the upload, by name, wherever they are, into a
-temporary folder laid out like ``exercises/`` (:func:`found_upload`), grades that, removes
-it, and writes ``results.json`` in the one shape of
+A run chooses its wall and sees it hold, copies the exercise files it finds in the upload,
+by name, wherever they are, into a temporary folder laid out like ``exercises/``
+(:func:`~solitaire_ds.course.uploads.found_upload`), grades that, removes it, and writes
+``results.json`` in the one shape of
 :func:`~solitaire_ds.course.report.gradescope_json`. The grader's notes for the instructor go
 to the run's standard output and to ``extra_data``, which students do not see.
 """
@@ -35,21 +38,21 @@ import importlib.metadata
 import io
 import json
 import os
-import stat
 import sys
 import tempfile
 import time
 import traceback
 import zipfile
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import solitaire_ds
-from solitaire_ds.course.catalog import EXERCISES, Exercise, exercise
+from solitaire_ds.course.catalog import exercise
 from solitaire_ds.course.config import DEFAULT_COURSE, Course, load_course
 from solitaire_ds.course.report import gradescope_json
+from solitaire_ds.course.secret import read_secret
+from solitaire_ds.course.uploads import MAX_DEPTH, MAX_ENTRIES, MAX_FILE_BYTES, Upload, found_upload
 
 __all__ = [
     "MAX_DEPTH",
@@ -66,16 +69,6 @@ __all__ = [
 
 #: What students see of an exercise's tests on Gradescope.
 VISIBILITIES = ("visible", "after_due_date", "hidden")
-#: The largest exercise file the upload search copies (a textbook answer is a few kB).
-MAX_FILE_BYTES = 1 << 20
-#: How many folders deep the upload search looks (``exercises/structures/`` is 2).
-MAX_DEPTH = 12
-#: How many files and folders of an upload the search reads at most.
-MAX_ENTRIES = 10_000
-#: Folders the search never enters: tools' leftovers, not a student's work.
-_LEFTOVERS = ("__MACOSX", "__pycache__", "node_modules")
-#: Every exercise's file name: the one thing the search goes by.
-_EXERCISE_NAMES = frozenset(Path(ex.relpath).name for ex in EXERCISES)
 
 _SETUP = """#!/usr/bin/env bash
 # Gradescope runs this once, as root, from /autograder/source, when it builds the autograder image.
@@ -113,12 +106,16 @@ if ! python="$(pick)"; then
 fi
 if ! command -v bwrap >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
     apt-get install -y -qq bubblewrap >/dev/null 2>&1 \\
-        || echo "setup.sh: bubblewrap could not be installed: each run will grade without a sandbox, and say so"
+        || echo "setup.sh: bubblewrap could not be installed (runs need it only where the container allows namespaces)"
 fi
 "$python" -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$here/{wheel}[grading]"
 "$venv/bin/python" -c "import solitaire_ds.course.grader.runner"  # the grader imports: pytest and Hypothesis are there
+# the bundle (its tests, course file and secret) and the virtual environment (the reference code) are
+# root's alone: a student's code, run as a user id of its own, can read neither
+chmod 700 "$here" "$venv"
 echo "setup.sh: solitaire-ds {version} installed in $venv with $("$venv/bin/python" --version)"
+echo "setup.sh: each run will grade behind: $("$venv/bin/python" -m solitaire_ds.course.gradescope --wall "$here" 2>&1)"
 """
 
 _RUN = """#!/usr/bin/env bash
@@ -138,164 +135,6 @@ exec "$venv/bin/python" -m solitaire_ds.course.gradescope "$root/source"
 
 class BundleError(Exception):
     """The bundle cannot be built (the message says why, in one line)."""
-
-
-# -- the upload ----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Upload:
-    """What the search found in a student's upload, copied into a temporary folder."""
-
-    #: A folder laid out like ``exercises/``, holding a copy of each exercise file found.
-    folder: Path
-    #: Why each chosen exercise has no file to grade (for its one row in results.json).
-    unrun: dict[int, str]
-    #: What students should know about their upload as a whole (files found twice, say).
-    said: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class _Found:
-    rel: str  # where it is in the upload, with / between folders
-    path: Path
-    depth: int
-    size: int
-
-
-def _scan(top: Path) -> tuple[list[_Found], list[str]]:
-    """Return the ``.py`` files under ``top`` that are regular files, and what was left unsearched.
-
-    The search reads at most :data:`MAX_ENTRIES` entries, goes at most :data:`MAX_DEPTH`
-    folders deep, and follows no link: a link, to a file or a folder, is never what the
-    student wrote (it may point at the installed package). It keeps its own stack of folders,
-    so a deep upload is never a RecursionError. Nothing is opened, only listed.
-    """
-    found: list[_Found] = []
-    links: list[str] = []
-    deep: list[str] = []
-    said: list[str] = []
-    stack: list[tuple[Path, str, int]] = [(top, "", 0)]
-    read = 0
-    while stack:
-        folder, prefix, depth = stack.pop()
-        entries = []
-        try:
-            with os.scandir(folder) as listing:
-                for entry in listing:
-                    read += 1
-                    if read > MAX_ENTRIES:
-                        break
-                    entries.append(entry)
-        except OSError:
-            said.append(f"the folder {prefix or '.'} could not be read")
-            continue
-        for entry in sorted(entries, key=lambda e: e.name):
-            rel = prefix + entry.name
-            try:
-                if entry.is_symlink():
-                    links.append(rel)
-                elif entry.is_dir(follow_symlinks=False):
-                    if entry.name.startswith(".") or entry.name in _LEFTOVERS:
-                        continue
-                    if depth + 1 > MAX_DEPTH:
-                        deep.append(rel)
-                    else:
-                        stack.append((Path(entry.path), rel + "/", depth + 1))
-                elif entry.name.endswith(".py") and entry.is_file(follow_symlinks=False):
-                    found.append(_Found(rel, Path(entry.path), depth, entry.stat(follow_symlinks=False).st_size))
-            except OSError:
-                said.append(f"{rel} could not be read")
-        if read > MAX_ENTRIES:
-            said.append(f"the upload holds more than {MAX_ENTRIES:,} files and folders; only the first were searched")
-            break
-    if links:
-        said.append(f"links are not followed, so these were left out: {_listed(links)}")
-    if deep:
-        said.append(f"folders more than {MAX_DEPTH} deep were not searched: {_listed(deep)}")
-    return found, said
-
-
-def _listed(names: Sequence[str], most: int = 8) -> str:
-    shown = ", ".join(names[:most])
-    return shown + (f" and {len(names) - most} more" if len(names) > most else "")
-
-
-def _at(rel: str, path: str) -> bool:
-    """Return whether the upload's file ``rel`` sits at the exercise path ``path`` of some folder."""
-    return rel == path or rel.endswith("/" + path)
-
-
-def _too_large(rel: str, size: int) -> str:
-    """Return why the file ``rel`` of ``size`` bytes is not graded ('' when it is small enough)."""
-    if size <= MAX_FILE_BYTES:
-        return ""
-    most = MAX_FILE_BYTES >> 20
-    return f"{rel} is {size:,} bytes, more than the {most} MB an exercise file may have, so it was not graded"
-
-
-def _copy(found: _Found, target: Path) -> str:
-    """Copy the file ``found`` to ``target``; return why not ('' when copied).
-
-    The file is opened without following a link, checked to be a regular file, and read to at
-    most one byte past :data:`MAX_FILE_BYTES` (it may have changed since it was listed).
-    """
-    try:
-        fd = os.open(found.path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        return f"{found.rel} could not be read ({exc.strerror})"
-    with os.fdopen(fd, "rb") as original:
-        info = os.fstat(original.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            return f"{found.rel} is not a regular file"
-        data = original.read(MAX_FILE_BYTES + 1)
-    if max(info.st_size, len(data)) > MAX_FILE_BYTES:
-        return _too_large(found.rel, max(info.st_size, len(data)))
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(data)
-    return ""
-
-
-@contextlib.contextmanager
-def found_upload(upload: Path, exercises: Sequence[Exercise]) -> Iterator[Upload]:
-    """Find each exercise's file in ``upload`` by its name; yield a temporary copy laid out like ``exercises/``.
-
-    The files may be anywhere: dragged in flat (``array_stack.py`` at the top), inside
-    ``exercises/structures/``, in one folder of any name, or any mix. When two files share an
-    exercise's name, the one at the exercise's own path (``structures/array_stack.py``) wins,
-    then the one nearest the top. Only regular files are copied, at most
-    :data:`MAX_FILE_BYTES` each (a larger one is refused before a byte is copied), and the
-    copy is removed when the ``with`` block ends, whatever happens in it.
-
-    Runtime complexity: O(entries read), at most :data:`MAX_ENTRIES`.
-    """
-    found, said = _scan(upload)
-    by_name: dict[str, list[_Found]] = {}
-    for f in found:
-        by_name.setdefault(f.path.name, []).append(f)
-    others = sorted(f.rel for f in found if f.path.name not in _EXERCISE_NAMES)
-    unrun: dict[int, str] = {}
-    with tempfile.TemporaryDirectory(prefix="solitaire-ds-upload-") as tmp:
-        folder = Path(tmp) / "submission"
-        folder.mkdir()
-        for ex in exercises:
-            name = Path(ex.relpath).name
-            candidates = sorted(by_name.get(name, []), key=lambda f: (not _at(f.rel, ex.relpath), f.depth, f.rel))
-            if not candidates:
-                instead = (f"The .py files it holds are: {_listed(others)}." if others
-                           else "It holds no other .py file." if found else "It holds no .py file at all.")
-                unrun[ex.number] = (f"No file named {name} was found in your upload, so exercise {ex.number} "
-                                    f"was not graded. {instead} Upload your {name} (on its own, with the others, "
-                                    "or inside a folder: it is found by its name).")
-                continue
-            chosen = candidates[0]
-            why = _too_large(chosen.rel, chosen.size) or _copy(chosen, folder / ex.relpath)  # never opened when large
-            if why:
-                unrun[ex.number] = why
-            if len(candidates) > 1:
-                said.append(f"{len(candidates)} files are named {name}: {chosen.rel} was graded, not "
-                            f"{_listed([c.rel for c in candidates[1:]])}")
-        yield Upload(folder, unrun, tuple(said))
 
 
 # -- the wheel of the installed package -----------------------------------------------------
@@ -386,15 +225,16 @@ def installed_wheel(into: Path) -> Path:
 
 def build_bundle(
     out: Path, numbers: Sequence[int], visibility: dict[int, str],
-    course: Course | None = None, course_file: Path | None = None,
+    course: Course | None = None, course_file: Path | None = None, secret: bytes | None = None,
 ) -> list[str]:
     """Write Gradescope's autograder zip for exercises ``numbers`` to ``out``; return its names.
 
     The zip holds the course file ``course_file`` (the shipped default when None) as
     ``course.toml``, the instructor's tests of ``course`` (as read from it and the tests
     folder by :func:`~solitaire_ds.course.config.load_course`) under ``tests/``, and the wheel
-    of the installed package (:func:`installed_wheel`): no checkout is needed. ``out`` is
-    written whole or not at all. Raise :class:`BundleError` or :class:`OSError`.
+    of the installed package (:func:`installed_wheel`): no checkout is needed. The grading
+    ``secret``, if given, goes in as ``secret`` (mode 0600), which each run grades with. ``out``
+    is written whole or not at all. Raise :class:`BundleError` or :class:`OSError`.
     """
     course = course or Course()
     extra = {f"tests/{Path(rel).name}": data.decode("utf-8") for rel, data in course.tests.items()
@@ -418,6 +258,10 @@ def build_bundle(
                     info.external_attr = (0o755 if name in ("setup.sh", "run_autograder") else 0o644) << 16
                     info.compress_type = zipfile.ZIP_DEFLATED
                     bundle.writestr(info, text)
+                if secret is not None:
+                    info = zipfile.ZipInfo("secret", date_time=(2020, 1, 1, 0, 0, 0))
+                    info.external_attr = 0o600 << 16
+                    bundle.writestr(info, secret)
                 info = zipfile.ZipInfo(wheel.name, date_time=(2020, 1, 1, 0, 0, 0))
                 info.external_attr = 0o644 << 16
                 bundle.writestr(info, wheel.read_bytes())  # stored: a wheel is compressed already
@@ -427,24 +271,41 @@ def build_bundle(
             with contextlib.suppress(OSError):
                 os.unlink(partial)
             raise
-    return [*files, wheel.name]
+    return [*files, *(["secret"] if secret is not None else []), wheel.name]
 
 
 # -- the run ---------------------------------------------------------------------------------
 
 
-def _grade(source: Path, upload: Path) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """Grade the upload with the bundle in ``source``; return results.json and the grader's notes."""
-    from solitaire_ds.course.grader.runner import grade_many
+def _grade(source: Path, upload: Path, results: Path) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """Grade the upload with the bundle in ``source``; return results.json and the grader's notes.
 
+    The wall is chosen before anything is read from the upload: the bundle's folder and the
+    virtual environment (the answer key, the instructor's tests and course file) must be out of
+    a worker's reach, and the results folder and the upload out of its hands.
+    """
+    from solitaire_ds.course.grader.runner import Guarded, grade_many, wall_for
+
+    venv = Path(sys.prefix)
+    for private in (source, venv):  # setup.sh made them so; a bundle unpacked by hand may not be
+        with contextlib.suppress(OSError):
+            os.chmod(private, 0o700)
+    guarded = Guarded(private=(source.resolve(), venv.resolve()), trusted=(results.resolve(), upload.resolve()))
+    wall = wall_for("required", guarded)
+    print(wall.describe(), flush=True)
     course = json.loads((source / "course.json").read_text(encoding="utf-8"))
     chosen = [exercise(int(e["number"])) for e in course["exercises"]]
     visibility = {int(e["number"]): str(e["visibility"]) for e in course["exercises"]}
     tests = source / "tests"
     setup = load_course(source / "course.toml" if (source / "course.toml").is_file() else None,
                         tests if tests.is_dir() else None)
+    secret = None
+    if (source / "secret").exists():  # readable by its owner alone (root on Gradescope), never by a worker
+        with contextlib.suppress(OSError):
+            os.chmod(source / "secret", 0o600)
+        secret = read_secret(source / "secret")
     with found_upload(upload, chosen) as found:
-        (result,) = grade_many([found.folder], chosen, course=setup)
+        (result,) = grade_many([found.folder], chosen, course=setup, sandbox=wall, secret=secret)
     graded = len(chosen) - len(found.unrun)
     said = [f"Found {graded} of the {len(chosen)} exercise files this assignment grades"
             + ("; the entry of each exercise not graded says why." if found.unrun else "."),
@@ -456,21 +317,29 @@ def run(source: Path) -> int:
     """Grade the upload under the autograder's root with the bundle in ``source``; write results.json.
 
     Whatever goes wrong, a ``results.json`` is written (Gradescope shows nothing without one):
-    on a failure of the grader itself, a score of 0 that says so, and the traceback on the
-    standard output, which only the instructor sees.
+    where no wall holds, or the grader itself fails, a score of 0 that says so, with the reason
+    on the standard output, which only the instructor sees. It is written after every process
+    the student's code started is gone (the grading sweeps each worker's user id on the way
+    out), into a folder no worker could write.
     """
+    from solitaire_ds.course.grader.runner import GradingError
+
     root = Path(os.environ.get("SOLITAIRE_DS_AUTOGRADER_ROOT", "/autograder"))
+    results = root / "results"
+    with contextlib.suppress(OSError):
+        results.mkdir(mode=0o755, parents=True, exist_ok=True)
     started = time.monotonic()
     notes: tuple[str, ...] = ()
     try:
-        data, notes = _grade(source, root / "submission")
+        data, notes = _grade(source, root / "submission", results)
+    except GradingError as exc:
+        print(f"run_autograder: not graded: {exc}")
+        data = _zero(started, "The autograder could not build a wall to run your code behind here, so it did "
+                              "not grade it (not a mistake in your code); your instructor can see why.")
     except Exception:
         traceback.print_exc(file=sys.stdout)
-        data = {"score": 0.0, "execution_time": round(time.monotonic() - started), "stdout_visibility": "hidden",
-                "output": "The autograder itself failed on this submission (not a mistake it found in your "
-                          "code); your instructor can see why.", "tests": []}
-    results = root / "results"
-    results.mkdir(parents=True, exist_ok=True)
+        data = _zero(started, "The autograder itself failed on this submission (not a mistake it found in your "
+                              "code); your instructor can see why.")
     partial = results / ".results.json.tmp"
     partial.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     os.replace(partial, results / "results.json")
@@ -480,5 +349,26 @@ def run(source: Path) -> int:
     return 0
 
 
+def _zero(started: float, output: str) -> dict[str, Any]:
+    return {"score": 0.0, "execution_time": round(time.monotonic() - started), "stdout_visibility": "hidden",
+            "output": output, "tests": []}
+
+
+def _say_wall(source: Path) -> int:
+    """Print the wall a run would grade behind here (``setup.sh`` says it in the build's output)."""
+    from solitaire_ds.course.grader.runner import GradingError, Guarded, wall_for
+
+    root = Path(os.environ.get("SOLITAIRE_DS_AUTOGRADER_ROOT", "/autograder"))
+    guarded = Guarded(private=(source.resolve(), Path(sys.prefix).resolve()),
+                      trusted=((root / "results").resolve(), (root / "submission").resolve()))
+    try:
+        print(wall_for("required", guarded).describe())
+    except GradingError as exc:
+        print(f"none: {exc}")
+    return 0
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--wall"]:
+        sys.exit(_say_wall(Path(sys.argv[2])))
     sys.exit(run(Path(sys.argv[1])))

@@ -8,8 +8,8 @@ byte-identical JSON and CSV.
 >>> from solitaire_ds.course.results import ExerciseResult, SubmissionResult
 >>> sub = SubmissionResult("alice", "subs/alice", (ExerciseResult(exercise(1), 17, 17),))
 >>> print(csv_text([sub]), end="")
-submission,path,ex01_array_stack,total,notes
-alice,subs/alice,10.00,10.00,
+submission,path,ex01_array_stack,total,notes,sandbox
+alice,subs/alice,10.00,10.00,,
 """
 
 from __future__ import annotations
@@ -65,6 +65,8 @@ def score_table(result: SubmissionResult) -> str:
     total = _points(result.score, result.max_score)
     lines.append(f"      {'total':<{_TITLE_WIDTH}}  {'':>5}  {total:>11}")
     lines.extend(f"  note: {note}" for note in result.notes)
+    if result.sandbox:
+        lines.append(f"  {result.sandbox}")
     return "\n".join(lines)
 
 
@@ -165,8 +167,8 @@ def gradescope_json(
     its entries (``visible`` when it is not named); ``output`` is the text students see
     about the whole submission.
 
-    The grader's notes (code the same as the reference solution's or a classmate's, a
-    missing sandbox) are for the instructor only: they go to ``extra_data``, which
+    The grader's notes (code much like the reference solution's or a classmate's) and
+    the wall it graded behind are for the instructor only: they go to ``extra_data``, which
     Gradescope stores and never shows, and never to a field students see.
 
     Runtime complexity: O(number of tests).
@@ -215,18 +217,19 @@ def gradescope_json(
         "execution_time": round(result.seconds),
         "output": output,
         "stdout_visibility": "hidden",
-        "extra_data": {"notes": list(result.notes)},
+        "extra_data": {"notes": list(result.notes), **({"sandbox": result.sandbox} if result.sandbox else {})},
         "tests": tests,
     }
 
 
 def csv_text(results: Sequence[SubmissionResult]) -> str:
-    """Return a gradebook: one row per submission, one column per exercise, the total, the notes.
+    """Return a gradebook: one row per submission, one column per exercise, the total, the notes,
+    and the wall the submission was graded behind.
 
-    The notes (a sandbox that was missing, code the same as another's, lines the grader
-    did not sign) are joined with ``; ``. A text cell that a spreadsheet would read as a
-    formula (it starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return) is
-    written with a leading ``'``, so a folder named ``=HYPERLINK(...)`` stays text.
+    The notes (code the same as another's, lines the grader did not sign) are joined with
+    ``; ``. A text cell that a spreadsheet would read as a formula (it starts with ``=``,
+    ``+``, ``-``, ``@``, a tab or a carriage return) is written with a leading ``'``, so a
+    folder named ``=HYPERLINK(...)`` stays text.
 
     Runtime complexity: O(submissions x exercises).
 
@@ -234,8 +237,8 @@ def csv_text(results: Sequence[SubmissionResult]) -> str:
     >>> from solitaire_ds.course.results import ExerciseResult, SubmissionResult
     >>> sub = SubmissionResult('=HYPERLINK("x")', "class/x", (ExerciseResult(exercise(1), 17, 17),), ("a note",))
     >>> print(csv_text([sub]), end="")
-    submission,path,ex01_array_stack,total,notes
-    "'=HYPERLINK(""x"")",class/x,10.00,10.00,a note
+    submission,path,ex01_array_stack,total,notes,sandbox
+    "'=HYPERLINK(""x"")",class/x,10.00,10.00,a note,
     """
     columns: dict[int, str] = {}
     for sub in results:
@@ -244,12 +247,12 @@ def csv_text(results: Sequence[SubmissionResult]) -> str:
     numbers = sorted(columns)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["submission", "path", *(columns[n] for n in numbers), "total", "notes"])
+    writer.writerow(["submission", "path", *(columns[n] for n in numbers), "total", "notes", "sandbox"])
     for sub in results:
         scores = {r.exercise.number: f"{r.score:.2f}" for r in sub.exercises}
         writer.writerow(
             [_cell(sub.name), _cell(sub.path), *(scores.get(n, "") for n in numbers), f"{sub.score:.2f}",
-             _cell("; ".join(sub.notes))]
+             _cell("; ".join(sub.notes)), _cell(sub.sandbox)]
         )
     return out.getvalue()
 

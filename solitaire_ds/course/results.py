@@ -42,6 +42,8 @@ class TestOutcome:
     weight: float = 1.0
     #: The CPU seconds the student's code used during it (its worker's, measured by the judge).
     cpu: float = field(default=0.0, compare=False)
+    #: The wall seconds of its longest call to the worker (measured by the judge).
+    wall: float = field(default=0.0, compare=False)
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,8 @@ class ExerciseResult:
     #: The CPU time its workers (and all they started) used, in seconds (a measurement,
     #: not part of the grade: two gradings of one submission compare equal without it).
     cpu: float = field(default=0.0, compare=False)
+    #: The wall seconds the judge waited for its workers (a measurement, like ``cpu``).
+    wall: float = field(default=0.0, compare=False)
 
     @property
     def max_score(self) -> int:
@@ -133,6 +137,8 @@ class SubmissionResult:
     #: The CPU time grading it took, every process counted: the judge, and the workers
     #: (sandboxed ones included). A measurement, not part of the grade.
     cpu: float = field(default=0.0, compare=False)
+    #: The wall the student's code ran behind, in one sentence ("sandbox: bubblewrap, ...").
+    sandbox: str = ""
 
     @property
     def score(self) -> float:
@@ -154,21 +160,38 @@ class SubmissionResult:
 
 @dataclass(frozen=True)
 class Limits:
-    """What a submission's code may use: CPU seconds per test, exercise and submission; memory; output.
+    """What a submission's code may use: CPU and wall-clock seconds per test or call, exercise
+    and submission; memory; output.
 
-    Every limit that decides a score counts the CPU time of the worker that runs the
-    student's code (and of all it starts), which stays the same on a busy machine: a test
+    The limits that decide for code that computes count the CPU time of the worker that runs
+    the student's code (and of all it starts), which stays the same on a busy machine: a test
     may use ``test_seconds`` of it, an exercise ``exercise_seconds``, all the exercises of a
     submission ``submission_seconds``. A wait during which the worker uses no CPU at all for
     ``stall_seconds`` (code that sleeps, or waits for a thread that never ends) fails the
-    test too. Each default is at least five times what the reference solutions use
-    (``tests/grading/test_margins.py`` measures and prints the margins).
+    test too.
+
+    The wall clock bounds code that waits without ever being idle long enough to stall (a
+    little CPU time every few seconds): one call (one request and its reply) may take
+    ``call_wall_seconds``, the calls of an exercise ``exercise_wall_seconds`` in all, those
+    of a submission ``submission_wall_seconds`` -- the longest any submission keeps the
+    judge waiting on its code, so the ceiling of the job slot it holds, beside the judge's
+    own work. Each wall limit is three times its CPU limit: code that computes meets its CPU
+    limit first on a machine up to three times busier than its cores. Each default is far
+    above what the reference solutions use (``tests/grading/test_meta.py`` measures and
+    prints every margin).
     """
 
-    test_seconds: float = 20.0
-    exercise_seconds: float = 90.0
-    submission_seconds: float = 600.0
+    test_seconds: float = 10.0
+    exercise_seconds: float = 30.0
+    submission_seconds: float = 80.0
     stall_seconds: float = 10.0
     memory_bytes: int = 1 << 30
     output_bytes: int = 16 << 20
     fail_fast: bool = False
+    #: Wall seconds one call to the worker may take (a request and its reply).
+    call_wall_seconds: float = 30.0
+    #: Wall seconds an exercise's calls may take in all; the rest of its tests are then not run.
+    exercise_wall_seconds: float = 90.0
+    #: Wall seconds a submission's calls may take in all (every exercise): the most any
+    #: submission keeps the judge waiting on its code.
+    submission_wall_seconds: float = 240.0

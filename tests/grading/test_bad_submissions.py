@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from solitaire_ds.course import REPO_ROOT, exercise
-from solitaire_ds.course.grader.runner import Limits, grade_many, grade_submission, sandbox_or_why
+from solitaire_ds.course.grader.runner import Limits, grade_many, grade_submission, wall_for
 from solitaire_ds.course.results import SubmissionResult
 from tests.grading.submissions import bad_submission
 
@@ -172,7 +172,7 @@ def test_rewriting_a_contract_test_costs_the_exercise_that_did_it(tmp_path: Path
     before = contract.read_bytes()
     folder = bad_submission(tmp_path, "tamper")
     result = grade_submission(folder, [exercise(1), exercise(2)], LIMITS)
-    if isinstance(sandbox_or_why(), str):  # no sandbox: the checkout can be written, and that is seen
+    if wall_for("best").kind == "none":  # no wall: the checkout can be written, and that is seen
         assert "the grader's own files changed" in _reason(result, 1)
     else:  # in the sandbox the worker holds no contract test to rewrite: the attempt fails at import
         assert "No such file or directory" in _reason(result, 1)

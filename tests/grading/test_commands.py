@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from pathlib import Path
 
 import jsonschema
@@ -83,10 +84,39 @@ def test_grade_writes_one_csv_row_per_submission_in_parallel(tmp_path: Path) -> 
     args = ["grade", SOLUTIONS, EXERCISES, "--exercise", "4", "--jobs", "2", "--csv", str(out_file)]
     assert main(args) == 0
     rows = list(csv.reader(out_file.read_text().splitlines()))
-    assert rows[0] == ["submission", "path", "ex04_linked_queue", "total", "notes"]
+    assert rows[0] == ["submission", "path", "ex04_linked_queue", "total", "notes", "sandbox"]
     assert rows[1][:4] == ["solutions", SOLUTIONS, "10.00", "10.00"]
     assert "the same as the reference solution's" in rows[1][4]  # the generated solutions are
-    assert rows[2] == ["exercises", EXERCISES, "0.00", "0.00", ""]
+    assert rows[2][:5] == ["exercises", EXERCISES, "0.00", "0.00", ""]
+    assert rows[1][5] == rows[2][5] and rows[1][5].startswith("sandbox: ")  # the wall, named in each row
+
+
+def test_a_class_run_ends_with_every_output_whatever_the_files_and_names(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A working file with an 800-term expression, a folder whose name is not UTF-8, an honest student."""
+    solution = (Path(SOLUTIONS) / "shuffle.py").read_text(encoding="utf-8")
+    swap = "        items[i], items[j] = items[j], items[i]\n"
+    long = solution.replace(swap, swap + "    _ = " + " + ".join(["1"] * 800) + "\n")  # in the graded function
+    assert long != solution
+    klass = tmp_path / "class"
+    for name, text in ((b"honest", solution), (b"caf\xe9", solution), (b"long", long)):
+        os.makedirs(bytes(klass) + b"/" + name)
+        with open(bytes(klass) + b"/" + name + b"/shuffle.py", "w", encoding="utf-8") as file:
+            file.write(text)
+    out = tmp_path / "out"
+    out.mkdir()
+    paths = sorted(str(p) for p in klass.iterdir())
+    assert main(["grade", *paths, "--exercise", "7", "--csv", str(out / "grades.csv"), "--json-dir",
+                 str(out / "json"), "--feedback", str(out / "feedback")]) == 0
+    printed = capsys.readouterr().out
+    rows = list(csv.reader((out / "grades.csv").read_text(encoding="utf-8").splitlines()))
+    assert [row[0] for row in rows[1:]] == ["caf\\xe9", "honest", "long"]
+    assert {row[0]: row[3] for row in rows[1:]} == {"caf\\xe9": "10.00", "honest": "10.00", "long": "10.00"}
+    assert sorted(p.name for p in (out / "json").iterdir()) == ["caf_xe9.json", "honest.json", "long.json"]
+    assert sorted(p.name for p in (out / "feedback").iterdir()) == ["caf_xe9.md", "honest.md", "long.md"]
+    assert json.loads((out / "json" / "honest.json").read_text())["score"] == 10
+    assert "caf\\xe9" in printed and "\udce9" not in printed
 
 
 @pytest.mark.parametrize(

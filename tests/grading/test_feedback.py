@@ -40,6 +40,20 @@ def test_grade_writes_feedback_and_json_for_each_student(tmp_path: Path, capsys:
     assert len(data["tests"]) == 19 and sum(t["status"] == "failed" for t in data["tests"]) == 9
 
 
+def test_a_file_that_cannot_be_written_stops_no_other(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    alice = make_submission(tmp_path / "class", "alice", {1: None})
+    bob = make_submission(tmp_path / "class", "bob", {1: None})
+    out = tmp_path / "out"
+    (out / "feedback" / "alice.md").mkdir(parents=True)  # a folder where alice's feedback would go
+    args = ["grade", str(alice), str(bob), "--exercise", "1", "--feedback", str(out / "feedback"),
+            "--csv", str(out / "grades.csv")]
+    assert main(args) == 1
+    err = capsys.readouterr().err
+    assert f"cannot write {out / 'feedback' / 'alice.md'}" in err
+    assert "Every test passes." in (out / "feedback" / "bob.md").read_text()
+    assert (out / "grades.csv").read_text().count("10.00,10.00") == 2
+
+
 def test_check_all_shows_every_failing_test(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     mine = make_submission(tmp_path, "mine", {1: BROKEN_POP})
     assert main(["check", "1", "--impl", str(mine)]) == 1

@@ -2,9 +2,10 @@
 
 Gradescope unzips the bundle into ``/autograder/source``, runs ``setup.sh`` there once, and for
 each submission runs a *copy* of ``run_autograder`` at ``/autograder/run_autograder``, from
-``/autograder``, with the upload in ``/autograder/submission``. The round trip here does exactly
-that under a temporary root (``SOLITAIRE_DS_AUTOGRADER_ROOT``), and validates ``results.json``
-against a JSON Schema of Gradescope's format.
+``/autograder``, as root, with the upload in ``/autograder/submission``, in a Docker container
+where bubblewrap cannot start. The round trips here do exactly that, in the real ``/autograder``
+(:mod:`tests.grading.autograder`), and validate ``results.json`` against a JSON Schema of
+Gradescope's format.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import os
 import shutil
 import subprocess
 import sys
+import textwrap
+import time
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -25,7 +28,9 @@ import solitaire_ds
 from solitaire_ds.cli import main
 from solitaire_ds.course import EXERCISES, exercise
 from solitaire_ds.course.gradescope import _SETUP, MAX_DEPTH, MAX_ENTRIES, found_upload, installed_wheel, run
+from tests.grading.autograder import ROOT, autograder
 from tests.grading.submissions import SOLUTIONS
+from tests.grading.wall_attacks import WALL_ATTACKS
 
 SCHEMA = json.loads((Path(__file__).parent / "schemas" / "gradescope-results.json").read_text())
 SKELETONS = Path(SOLUTIONS).parent / "exercises"
@@ -51,38 +56,69 @@ def students_see(results: dict[str, Any]) -> str:
                                                    for t in results["tests"])])
 
 
-def round_trip(bundle: Path, work: Path) -> tuple[dict[str, Any], str]:
-    """Install ``bundle`` and grade the twelve solution files uploaded flat, as Gradescope does.
+#: What every run in Gradescope's layout grades behind: a user id per exercise, no namespaces, no cgroup.
+GRADESCOPE_WALL = ("sandbox: a user id per exercise, no namespaces (bubblewrap: Creating new namespace failed: "
+                   "Operation not permitted); no cgroup: each process is capped on its own, and the user id at 64 "
+                   "processes")
 
-    Return ``results.json`` and what ``run_autograder`` printed (which Gradescope shows the
-    instructor only). Check on the way that the run left nothing in its temporary folder.
+
+def round_trip(bundle: Path, work: Path, cheat: bool = False) -> tuple[dict[str, Any], str]:
+    """Install ``bundle`` in ``/autograder`` and grade the twelve solution files uploaded flat, as Gradescope
+    does; with ``cheat``, grade first the twelve empty skeletons with attacks appended, which must score 0.
+
+    Return the honest upload's ``results.json`` and what ``run_autograder`` printed (which Gradescope
+    shows the instructor only). Check on the way that every run left nothing in its temporary folder
+    and named its wall, and that no process of the cheat's rewrote its results after the run.
     """
-    root = work / "autograder"
-    source = root / "source"
-    with zipfile.ZipFile(bundle) as archive:
-        names = set(archive.namelist())
-        assert {"setup.sh", "run_autograder", "course.json", "course.toml"} <= names
-        assert all("/" not in name or name.startswith("tests/") for name in names)  # at the zip's root
-        archive.extractall(source)
-    for name in ("setup.sh", "run_autograder"):
-        (source / name).chmod(0o755)  # zipfile does not restore modes; Gradescope's unzip does
-    temporary = work / "tmp"
-    temporary.mkdir()
-    env = {**os.environ, "SOLITAIRE_DS_AUTOGRADER_ROOT": str(root), "TMPDIR": str(temporary)}
-    for name in ("PYTHONPATH", "SOLITAIRE_DS_AUTOGRADER_VENV", "VIRTUAL_ENV"):
-        env.pop(name, None)
-    setup = subprocess.run(["bash", "./setup.sh"], cwd=source, env=env, capture_output=True, text=True,
-                           timeout=900, check=False)
-    assert setup.returncode == 0, setup.stdout[-2000:] + setup.stderr[-2000:]
-    shutil.copy2(source / "run_autograder", root / "run_autograder")  # Gradescope runs this copy
-    _flat(root / "submission")
-    done = subprocess.run([str(root / "run_autograder")], cwd=root, env=env, capture_output=True, text=True,
-                          timeout=900, check=False)
-    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
-    jsonschema.validate(results, SCHEMA)
-    assert list(temporary.iterdir()) == []  # every temporary folder of the run was removed
-    return results, done.stdout
+    with autograder() as machine:
+        said = machine.install(bundle)
+        assert f"setup.sh: each run will grade behind: {GRADESCOPE_WALL}" in said
+        if cheat:
+            upload = work / "cheat"
+            marker = _skeletons_with_attacks(upload)
+            machine.env["GRADESCOPE_API_TOKEN"] = canary = f"canary{os.getpid()}"  # the grader's environment
+            results, printed, _ = machine.grade(upload)
+            seen = json.dumps(results)  # the snoop's findings are in its exception's message, if it found any
+            assert "uid=606" in seen and "uid=0" not in seen and canary not in seen, seen[:2000]  # it ran, found none
+            assert "stack.peek() == 99" not in seen  # nor the instructor's test, when the bundle has one
+            jsonschema.validate(results, SCHEMA)
+            time.sleep(1.5)  # a daemon that outlived the run would have rewritten results.json by now
+            assert json.loads((ROOT / "results" / "results.json").read_text(encoding="utf-8")) == results
+            assert results["score"] == 0.0, [(t["name"], t["score"]) for t in results["tests"] if t["score"]]
+            assert sorted(p.name for p in (ROOT / "results").iterdir()) == ["results.json"]
+            assert [p for place in ("/tmp", "/dev/shm") for p in Path(place).glob(f"*{marker}*")] == []
+            assert [p.name for p in Path("/proc").iterdir() if p.name.isdigit() and _names(p, marker)] == []
+            assert results["extra_data"]["sandbox"] == GRADESCOPE_WALL and GRADESCOPE_WALL in printed
+            assert list(machine.tmp.iterdir()) == []
+        honest = work / "honest"
+        _flat(honest)
+        results, printed, _ = machine.grade(honest)
+        jsonschema.validate(results, SCHEMA)
+        assert results["extra_data"]["sandbox"] == GRADESCOPE_WALL and GRADESCOPE_WALL in printed
+        assert list(machine.tmp.iterdir()) == []  # every temporary folder of the run was removed
+    return results, printed
+
+
+def _names(proc: Path, marker: str) -> bool:
+    try:
+        return marker.encode() in (proc / "cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def _skeletons_with_attacks(upload: Path) -> str:
+    """The twelve skeletons dragged in flat, three of them with an attack on the walls appended;
+    return the word their processes and files carry."""
+    upload.mkdir(parents=True)
+    for ex in EXERCISES:
+        shutil.copyfile(SKELETONS / ex.relpath, upload / Path(ex.relpath).name)
+    marker = f"gs{os.getpid()}"
+    # the snoop's fisher_yates raises what it found, so its findings reach the results if it finds any
+    for name, attack in (("shuffle.py", "snoop"), ("array_stack.py", "daemon"), ("linked_stack.py", "report_forger")):
+        code = textwrap.dedent(WALL_ATTACKS[attack][1]).strip().replace("MARKER", marker)
+        with open(upload / name, "a", encoding="utf-8") as out:
+            out.write("\n\n" + code + "\n")
+    return marker
 
 
 def _holds_no_instructor_note(results: dict[str, Any], printed: str) -> None:
@@ -117,7 +153,7 @@ def test_the_bundle_grades_twelve_files_uploaded_flat_from_the_root_copy(tmp_pat
     assert main(["autograder", "gradescope", "--hidden", "2", "--out", str(bundle),
                  "--course", str(tmp_path / "course.toml"), "--tests", str(mine)]) == 0
     assert "tests/test_ex01_more.py" in zipfile.ZipFile(bundle).namelist()
-    results, printed = round_trip(bundle, tmp_path)
+    results, printed = round_trip(bundle, tmp_path, cheat=True)
     failed = [(t["name"], t.get("output", "")) for t in results["tests"] if t["status"] != "passed"]
     assert not failed, failed
     assert results["score"] == 120.0
@@ -174,6 +210,32 @@ def test_the_run_grades_what_it_finds_and_says_what_it_found_instead(
     assert results["output"].startswith("Found 1 of the 2 exercise files")
     _holds_no_instructor_note(results, capsys.readouterr().out)
     assert list(temporary.iterdir()) == []
+
+
+def test_an_upload_with_a_backup_of_skeletons_and_a_helper_module_scores_full_marks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / "autograder"
+    source = root / "source"
+    source.mkdir(parents=True)
+    chosen = [{"number": n, "title": exercise(n).title, "visibility": "visible"} for n in (1, 7)]
+    (source / "course.json").write_text(json.dumps({"exercises": chosen}), encoding="utf-8")
+    upload = root / "submission"
+    _flat(upload, [1, 7])
+    stack = upload / "array_stack.py"
+    future = "from __future__ import annotations\n"
+    stack.write_text(stack.read_text().replace(future, future + "import helpers\n").replace(
+        "self._resize(2 * len(self._slots))", "self._resize(helpers.doubled(len(self._slots)))"))
+    (upload / "helpers.py").write_text("def doubled(n):\n    return 2 * n\n")
+    shutil.copytree(SKELETONS, upload / "backup")
+    monkeypatch.setenv("SOLITAIRE_DS_AUTOGRADER_ROOT", str(root))
+    assert run(source) == 0
+    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    jsonschema.validate(results, SCHEMA)
+    assert results["score"] == 20.0, [t["output"] for t in results["tests"] if t["status"] != "passed"]
+    assert "Note: 2 files are named array_stack.py: array_stack.py was graded, not " \
+           "backup/structures/array_stack.py (an untouched skeleton)." in results["output"]
+    capsys.readouterr()
 
 
 def exercise_tests(results: dict[str, Any], number: int) -> list[dict[str, Any]]:
@@ -234,6 +296,65 @@ def test_of_two_files_with_one_name_the_one_at_the_exercises_path_is_graded(tmp_
             SOLUTIONS / "structures/array_stack.py").read_bytes()
         assert found.said == ("3 files are named array_stack.py: exercises/structures/array_stack.py was graded, "
                               "not old/array_stack.py, oldstructures/array_stack.py",)
+
+
+def test_an_edited_file_wins_over_untouched_skeletons_in_a_backup_folder(tmp_path: Path) -> None:
+    upload = tmp_path / "submission"
+    _flat(upload)  # the real files, dragged in flat
+    shutil.copytree(SKELETONS, upload / "backup")  # beside them, the skeletons, each at its exercise's own path
+    bare = (SKELETONS / "solver.py").read_text(encoding="utf-8")  # and one reformatted, its comments gone
+    (upload / "old").mkdir()
+    (upload / "old" / "solver.py").write_text("\n".join(line.split("  #")[0].replace("    ", "  ") for line in
+                                                        bare.splitlines() if not line.startswith("#")) + "\n")
+    with found_upload(upload, EXERCISES) as found:
+        assert found.unrun == {}
+        for ex in EXERCISES:
+            assert (found.folder / ex.relpath).read_bytes() == (SOLUTIONS / ex.relpath).read_bytes(), ex.relpath
+        said = found.said
+    assert "2 files are named array_stack.py: array_stack.py was graded, not backup/structures/array_stack.py " \
+           "(an untouched skeleton)" in said
+    assert "3 files are named solver.py: solver.py was graded, not backup/solver.py (an untouched skeleton), " \
+           "old/solver.py (an untouched skeleton)" in said
+
+
+def test_of_untouched_skeletons_only_one_is_graded_and_the_note_says_so(tmp_path: Path) -> None:
+    upload = tmp_path / "submission"
+    shutil.copytree(SKELETONS, upload / "a")
+    shutil.copytree(SKELETONS, upload / "b")
+    with found_upload(upload, [exercise(7)]) as found:
+        assert found.said == ("2 files are named shuffle.py: a/shuffle.py was graded (an untouched skeleton: no copy "
+                              "was edited), not b/shuffle.py (an untouched skeleton)",)
+
+
+@pytest.mark.parametrize("layout", ["flat", "exercises"])
+def test_the_students_own_modules_beside_the_graded_file_are_copied_with_it(tmp_path: Path, layout: str) -> None:
+    upload = tmp_path / "submission"
+    where = {"flat": upload, "exercises": upload / "exercises"}[layout]
+    (where / "structures").mkdir(parents=True)
+    shutil.copyfile(SOLUTIONS / "structures" / "array_stack.py", where / "structures" / "array_stack.py")
+    shutil.copyfile(SOLUTIONS / "shuffle.py", where / "shuffle.py")
+    (where / "structures" / "helpers.py").write_text("A = 1\n")
+    (where / "tools.py").write_text("B = 2\n")  # beside shuffle.py
+    shutil.copytree(SKELETONS, upload / "backup")  # a skeleton's neighbours are not the graded file's
+    (upload / "backup" / "structures" / "stale.py").write_text("C = 3\n")
+    with found_upload(upload, [exercise(1), exercise(7)]) as found:
+        copied = sorted(p.relative_to(found.folder).as_posix() for p in found.folder.rglob("*.py"))
+    assert copied == ["shuffle.py", "structures/array_stack.py", "structures/helpers.py", "tools.py"]
+
+
+def test_names_that_are_not_utf8_are_said_escaped(tmp_path: Path) -> None:
+    upload = tmp_path / "submission"
+    upload.mkdir()
+    os.mkdir(bytes(upload) + b"/caf\xe9")
+    with open(bytes(upload) + b"/caf\xe9/stack\xff.py", "w") as out:
+        out.write("class ArrayStack: ...\n")
+    os.symlink("/etc/passwd", bytes(upload) + b"/caf\xe9/link\xfe.py")
+    with found_upload(upload, [exercise(1)]) as found:
+        texts = [*found.said, *found.unrun.values()]
+    assert "links are not followed, so these were left out: caf\\xe9/link\\xfe.py" in texts
+    assert "The .py files it holds are: caf\\xe9/stack\\xff.py." in found.unrun[1]
+    for text in texts:
+        text.encode("utf-8")  # no lone surrogate: printable and writable anywhere
 
 
 def test_a_misnamed_file_is_named_in_the_missing_exercises_entry(tmp_path: Path) -> None:

@@ -131,3 +131,20 @@ def test_the_process_cap_holds_for_the_whole_tree() -> None:
         tree.close()
     assert done.returncode == 0, done.stderr
     assert int(done.stdout) < 8
+
+
+def test_as_root_bubblewrap_that_cannot_run_as_a_user_id_of_its_own_is_kept_and_says_why(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # namespaces stay the strongest wall: never left for a user id without them, and never silently
+    from solitaire_ds.course.grader import walls
+
+    monkeypatch.setattr(walls, "find_sandbox", lambda: (Sandbox("/usr/bin/bwrap"), ""))
+    monkeypatch.setattr(walls.os, "geteuid", lambda: 0)
+    monkeypatch.setattr(walls, "user_python", lambda: "/usr/bin/python3")
+    monkeypatch.setattr(walls, "_bwrap_as_user", lambda bwrap, python: "bwrap: setting up uid map: Permission denied")
+    probed: list[object] = []
+    monkeypatch.setattr(walls, "_probe_user", lambda *args: probed.append(args) or "")
+    wall = walls.choose_wall("required")
+    assert (wall.kind, wall.users, probed) == ("bubblewrap", False, [])
+    assert wall.describe().startswith("sandbox: bubblewrap (as root, not as a user id of its own: bubblewrap: "
+                                      "setting up uid map: Permission denied)")

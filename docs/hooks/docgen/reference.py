@@ -91,16 +91,20 @@ API_SECTIONS: list[tuple[str, list[str]]] = [
     ("The course", ["solitaire_ds.course", "solitaire_ds.course.catalog", "solitaire_ds.course.config",
                     "solitaire_ds.course.status", "solitaire_ds.course.markers", "solitaire_ds.course.generate"]),
     ("Running the checks", ["solitaire_ds.course.grader", *(f"solitaire_ds.course.grader.{name}" for name in (
-        "runner", "plan", "scoring", "judge", "worker", "proxy", "messages", "connection", "sandbox")),
-        "solitaire_ds.course.browser"]),
+        "runner", "submission", "launch", "plan", "scoring", "judge", "events", "worker", "proxy", "remote_error",
+        "random_source", "messages", "connection", "walls", "sandbox", "users")),
+        "solitaire_ds.course.secret", "solitaire_ds.course.browser"]),
     ("Scores and reports", ["solitaire_ds.course.results", "solitaire_ds.course.report", "solitaire_ds.course.honesty",
-                            "solitaire_ds.course.similarity", "solitaire_ds.course.gradescope"]),
+                            "solitaire_ds.course.similarity", "solitaire_ds.course.gradescope",
+                            "solitaire_ds.course.uploads"]),
     ("The contract tests", ["solitaire_ds.course.contracts.plain", "solitaire_ds.course.contracts.operations",
+                            "solitaire_ds.course.contracts.snapshot",
                             "solitaire_ds.course.contracts.structure_contracts",
                             "solitaire_ds.course.contracts.structure_machines",
-                            "solitaire_ds.course.contracts.pinned"]),
+                            "solitaire_ds.course.contracts.pinned", "solitaire_ds.course.contracts.drawn"]),
     ("The command line", ["solitaire_ds.cli", "solitaire_ds.cli.args", "solitaire_ds.cli.games",
-                          "solitaire_ds.cli.course", "solitaire_ds.cli.docs", "solitaire_ds.cli.completion"]),
+                          "solitaire_ds.cli.course", "solitaire_ds.cli.grading", "solitaire_ds.cli.docs",
+                          "solitaire_ds.cli.completion"]),
 ]
 
 

@@ -11,9 +11,12 @@ practice pages) or, in the package's own tests, an object of this process; the s
 code serves both. Two things are never asked of the student's code:
 
 * **the invariant**: ``_check()`` is given code, and a student who rewrites it (to
-  ``pass``, say) must not switch it off. :func:`invariant` takes a snapshot of the
-  structure's fields and nodes as plain data, rebuilds them here as objects of the
-  package's own class, and runs the package's ``_check`` on that copy;
+  ``pass``, say) must not switch it off. The exercise names the reference class whose
+  invariant applies (never the class name the worker reports); :func:`invariant` asks
+  the worker for that class's fields and nodes as plain data, and the judge bounds,
+  validates and checks the copy with the package's own ``_check``, holding it against
+  ``len()`` and the capacity answered in the same exchange
+  (:mod:`~solitaire_ds.course.contracts.snapshot`);
 * **equality of answers**: an answer is compared here, as plain data; an object the
   student's code returns instead is shown by its class ("returned a Weird object").
 """
@@ -24,107 +27,61 @@ import errno
 from collections.abc import Callable
 from typing import Any
 
-import solitaire_ds.structures as structures
 from solitaire_ds.course.contracts.plain import describe_steps
+from solitaire_ds.course.contracts.snapshot import Claims, agree, check_snapshot, shape_of
 from solitaire_ds.course.grader.messages import Reply, Request
-from solitaire_ds.course.grader.proxy import LocalTransport, ObjectProxy, RemoteError, shown
-from solitaire_ds.course.grader.worker import Worker, _Snapshot
+from solitaire_ds.course.grader.proxy import Connection, ObjectProxy, RemoteError, shown
+from solitaire_ds.course.grader.worker import Worker
 from solitaire_ds.structures.base import EmptyStructureError
 
 __all__ = ["Operations", "evaluate", "invariant"]
 
-#: The six classes whose ``_check`` the contracts run, by name.
-_CHECKED = ("ArrayStack", "LinkedStack", "ArrayQueue", "LinkedQueue", "ArrayDeque", "LinkedDeque")
-_LOCAL: list[LocalTransport] = []
 
+def invariant(structure: Any, reference: type[Any]) -> None:
+    """Run ``reference``'s ``_check()`` on a copy of ``structure``'s state; raise what it raises.
 
-def _reference_class(structure: Any) -> type[Any] | None:
-    """Return the package's class whose invariant ``structure`` must keep, or None."""
-    names = [structure._class] if isinstance(structure, ObjectProxy) else [c.__name__ for c in type(structure).__mro__]
-    for name in names:
-        if name in _CHECKED:
-            cls: type[Any] = getattr(structures, name)
-            return cls
-    return None
+    ``reference`` is the package's class the exercise names (``ArrayStack``, ...), whatever
+    class the structure says it is. Nothing of the student's object runs in the check: the
+    fields ``reference`` has, and those of the nodes they reach, are read as plain data,
+    bounded and validated, rebuilt as objects of the package's class (and its ``_Node``),
+    checked, and held against ``len()`` (and ``len(_slots)``) asked at the same time (see
+    :mod:`~solitaire_ds.course.contracts.snapshot`).
 
-
-def invariant(structure: Any) -> None:
-    """Run the package's ``_check()`` on a copy of ``structure``'s state; raise what it raises.
-
-    Nothing of the student's object runs in the check: its fields and the nodes they
-    reach are read as plain data and rebuilt as objects of the package's class (and its
-    ``_Node``). A structure that is not one of the six classes is not checked.
-
+    >>> from solitaire_ds import structures
     >>> class Lenient(structures.ArrayStack):  # a student's, with _check switched off
     ...     def _check(self): pass
     >>> stack = Lenient([1])
     >>> stack._slots[3] = "stale"
-    >>> invariant(stack)
+    >>> invariant(stack, structures.ArrayStack)
     Traceback (most recent call last):
     AssertionError: unused slot 3 still holds 'stale'
     """
-    reference = _reference_class(structure)
-    if reference is None:
-        return
     if isinstance(structure, ObjectProxy):
         connection = structure._connection
-        data = connection.ask_wire("snapshot", structure._target())
+        replies = connection.batch(_invariant_requests(connection, structure, reference))
+        for reply in replies:
+            if reply.raised is not None:
+                connection.outcome(reply)  # raises what the code raised
+        data, *capacity, items = (reply.value for reply in replies)
     else:
-        if not _LOCAL:
-            _LOCAL.append(LocalTransport("solitaire_ds"))
-        connection = _LOCAL[0]
-        data = _Snapshot(Worker("solitaire_ds")).take(structure)
-    copy = _mirror(data, reference, connection.decode)
-    reference._check(copy)
+        shape = shape_of(reference)
+        data = Worker("solitaire_ds").snapshot(structure, list(shape.fields), list(shape.node))
+        items, capacity = len(structure), [len(structure._slots)] if shape.array else []
+    agree(check_snapshot(reference, data, items if type(items) is int else None), items, *capacity)
 
 
-class _Foreign:
-    """An object of a class the package does not know, rebuilt by its class name only."""
-
-    def __init__(self, name: str) -> None:
-        self._name = name
-
-    def __repr__(self) -> str:
-        return f"<{self._name} object>"
-
-
-def _mirror(data: Any, reference: type[Any], decode: Callable[[Any], Any]) -> Any:
-    """Rebuild the snapshot ``data`` with the package's classes; return its first object."""
-    import sys
-
-    module = sys.modules[reference.__module__]
-    node_class = getattr(module, "_Node", None)
-    entries = data["objects"] if isinstance(data, dict) else []
-    made: list[Any] = []
-    for number, entry in enumerate(entries):
-        name = str(entry.get("class", "object"))
-        if number == 0:
-            made.append(object.__new__(reference))
-        elif name == "_Node" and node_class is not None:
-            made.append(object.__new__(node_class))
-        else:
-            made.append(_Foreign(name))
-
-    scalars = frozenset({type(None), bool, int, float, str})
-
-    def value(wire: Any) -> Any:
-        if isinstance(wire, list):
-            if scalars.issuperset(map(type, wire)):
-                return wire
-            return [value(item) for item in wire]
-        if isinstance(wire, dict) and len(wire) == 1 and "$obj" in wire:
-            index = wire["$obj"]
-            return made[index] if type(index) is int and 0 <= index < len(made) else None
-        if isinstance(wire, dict) and len(wire) == 1 and "$tuple" in wire:
-            return tuple(value(item) for item in wire["$tuple"])
-        return decode(wire)
-
-    for obj, entry in zip(made, entries, strict=True):
-        if isinstance(obj, _Foreign):
-            continue
-        for name, wire in dict(entry.get("attrs", {})).items():
-            object.__setattr__(obj, str(name), value(wire))
-    return made[0] if made else object.__new__(reference)
+def _invariant_requests(connection: Connection, structure: ObjectProxy, reference: type[Any],
+                        with_len: bool = True) -> list[Request]:
+    """The requests an invariant check sends: the snapshot, for an array class ``len(_slots)``,
+    then ``len()`` (unless the exchange asks it after them)."""
+    shape = shape_of(reference)
+    target = structure._target()
+    requests = [connection.request("snapshot", target, args=(list(shape.fields), list(shape.node)))]
+    if shape.array:
+        requests.append(connection.request("len", structure._target("_slots")))
+    if with_len:
+        requests.append(connection.request("len", target))
+    return requests
 
 
 # -- operations -------------------------------------------------------
@@ -187,6 +144,9 @@ class Operations:
     peek() raised IndexError: list index out of range"; a broken invariant reads
     "after ..., _check() failed: ...".
 
+    ``reference`` is the package's class whose invariant applies, as the exercise names it
+    (never the class the structure says it is).
+
     With ``deferred`` (the stateful machines), the operations whose answers are only
     checked -- :meth:`do_later`, :meth:`expect`, :meth:`raises`, :meth:`agrees_with` --
     wait in a queue and go to the worker together at :meth:`flush` (or before any
@@ -202,8 +162,12 @@ class Operations:
     AssertionError: after list([1, 2]), pop(), pop() returned 1, expected 2
     """
 
-    def __init__(self, cls: Any, *args: object, adt: str, shown: str | None = None, deferred: bool = False) -> None:
+    def __init__(self, cls: Any, *args: object, adt: str, shown: str | None = None, deferred: bool = False,
+                 reference: type[Any] | None = None) -> None:
         self.adt = adt
+        #: The package's class whose invariant the structure must keep (the exercise says
+        #: which), or None: no invariant is checked.
+        self.reference = reference
         self.history: list[str] = []
         self._pending: list[tuple[list[Request], Callable[[list[Reply]], None]]] = []
         self._flush_at = 1
@@ -315,14 +279,23 @@ class Operations:
             _differ(self._prefix(done), step, expected, actual)
 
     def check(self, record: bool = False) -> None:
-        """Check the structure's invariant with the package's own ``_check()`` (see :func:`invariant`)."""
+        """Check the structure's invariant: the reference class's own ``_check()`` on a copy
+        of its fields (see :func:`invariant`); nothing without a reference class."""
         if self._pending:
             self.flush()
         done = len(self.history)
         if record:
             self.history.append("_check()")
+        if self.reference is None:
+            return
+        structure = self.structure
+        if isinstance(structure, ObjectProxy):
+            requests = _invariant_requests(structure._connection, structure, self.reference)
+            *replies, items = structure._connection.batch(requests)
+            self._invariant(done, items, replies)
+            return
         try:
-            invariant(self.structure)
+            invariant(structure, self.reference)
         except AssertionError as error:
             raise AssertionError(f"{self._prefix(done)}_check() failed: {error}") from None
         except Exception as error:
@@ -333,38 +306,57 @@ class Operations:
     def check_later(self) -> None:
         """:meth:`check`, queued when deferred: the snapshot is taken in order, checked at the flush."""
         structure = self.structure
-        reference = _reference_class(structure)
-        if not self.deferred or reference is None:
+        if not self.deferred or self.reference is None:
             self.check()
             return
-        connection = structure._connection
-        judge = self._snapshot_check(reference, len(self.history))
-        self._later([connection.request("snapshot", structure._target())], lambda replies: judge(replies[0]))
+        done = len(self.history)
+        requests = _invariant_requests(structure._connection, structure, self.reference)
+        self._later(requests, lambda replies: self._invariant(done, replies[-1], replies[:-1]))
 
-    def _snapshot_check(self, reference: type[Any], done: int) -> Callable[[Reply], None]:
-        """Return the check of a snapshot reply: the package's ``_check`` on its copy."""
-        decode = self.structure._connection.decode
+    def _invariant(self, done: int, items: Reply, replies: list[Reply],
+                   between: Callable[[], None] | None = None) -> None:
+        """Judge an invariant check's ``replies`` -- the snapshot, then for an array class
+        ``len(_slots)``: the snapshot bounded, validated and checked (see
+        :mod:`~solitaire_ds.course.contracts.snapshot`), then (after ``between``: the other
+        checks of the exchange) held against ``len()`` (``items``) and ``len(_slots)``. Fail
+        naming the steps before.
 
-        def check(snapshot: Reply) -> None:
-            if snapshot.raised is not None:
-                self._outcome(snapshot, "_check()", done)
-            try:
-                reference._check(_mirror(snapshot.value, reference, decode))
-            except AssertionError as error:
-                raise AssertionError(f"{self._prefix(done)}_check() failed: {error}") from None
-            except Exception as error:
-                raise _unexpected(self._prefix(done), "_check()", error) from error
+        The replies are read in the order of their requests (the snapshot, ``len(_slots)``,
+        then ``len()`` and the rest), so the first that raised is the one reported, and none
+        after it (not run) is read.
+        """
+        reference = self.reference
+        assert reference is not None
+        snapshot, capacity = replies[0], (replies[1] if len(replies) > 1 else None)
+        if snapshot.raised is not None:
+            self._outcome(snapshot, "_check()", done)
+        slots = self._outcome(capacity, "len(_slots)", done) if capacity is not None else None
+        size = items.value if items.raised is None and type(items.value) is int else None
+        claims: Claims = self._checking(done, lambda: check_snapshot(reference, snapshot.value, size))
+        if between is not None:
+            between()
+        observed = self._outcome(items, f"len({self.adt})", done)
+        self._checking(done, lambda: agree(claims, observed, slots))
 
-        return check
+    def _checking(self, done: int, compute: Callable[[], Any]) -> Any:
+        """Return ``compute()``; an AssertionError it raises fails as "_check() failed: ..."."""
+        try:
+            return compute()
+        except AssertionError as error:
+            raise AssertionError(f"{self._prefix(done)}_check() failed: {error}") from None
+        except Exception as error:
+            raise _unexpected(self._prefix(done), "_check()", error) from error
 
     def agrees_with(self, size: int, order: list[Any], deep: bool = True, truth: bool = False) -> None:
         """Check the invariant, then ``len``, ``bool``, ``is_empty()`` and iteration against a
         model holding ``order`` (``size`` items) -- with a worker, in one exchange (or queued).
 
-        Without ``deep`` the invariant is left out: it reads every node, the rest does not;
-        ``bool`` and ``is_empty()`` are then asked only near empty, unless ``truth``.
+        Without ``deep`` (or without a reference class) the invariant is left out: it reads
+        every node, the rest does not; ``bool`` and ``is_empty()`` are then asked only near
+        empty, unless ``truth``.
         """
         adt = self.adt
+        deep = deep and self.reference is not None
         looks: list[tuple[str, Any]] = [(f"len({adt})", size), (f"bool({adt})", size > 0),
                                         ("is_empty()", size == 0), (f"list({adt})", order)]
         # bool() and is_empty() can only go wrong near empty: asked there, and with the invariant
@@ -372,8 +364,7 @@ class Operations:
         if not truth:
             looks = [looks[0], looks[3]]
         structure = self.structure
-        reference = _reference_class(structure)
-        if not isinstance(structure, ObjectProxy) or reference is None:
+        if not isinstance(structure, ObjectProxy):
             if deep:
                 self.check()
             computes: list[Callable[[Any], Any]] = [len, bool, lambda s: s.is_empty(), list]
@@ -384,24 +375,31 @@ class Operations:
             return
         connection = structure._connection
         target = structure._target()
-        requests = [connection.request("snapshot", target)] if deep else []
-        requests.append(connection.request("len", target))
+        requests = [connection.request("len", target)]
         if truth:
             requests += [connection.request("bool", target), connection.request("method", target, "is_empty")]
         requests.append(connection.request("list", target))
+        invariant_requests = []
+        if deep:
+            assert self.reference is not None
+            invariant_requests = _invariant_requests(connection, structure, self.reference, with_len=False)
         done = len(self.history)
 
-        judge = self._snapshot_check(reference, done)
-
         def check(replies: list[Reply]) -> None:
-            if deep:
-                judge(replies.pop(0))
-            for (step, expected), reply in zip(looks, replies, strict=False):
-                actual = self._outcome(reply, step, done)
-                if actual != expected:
-                    _differ(self._prefix(done), step, expected, actual)
+            first, looked = replies[:len(invariant_requests)], replies[len(invariant_requests):]
 
-        self._later(requests, check)
+            def compare() -> None:
+                for (step, expected), reply in zip(looks, looked, strict=True):
+                    actual = self._outcome(reply, step, done)
+                    if actual != expected:
+                        _differ(self._prefix(done), step, expected, actual)
+
+            if not deep:
+                compare()
+                return
+            self._invariant(done, looked[0], first, between=compare)
+
+        self._later(invariant_requests + requests, check)
 
     def raises(self, method: str, message: str) -> None:
         """Call ``method()`` on the empty structure: it must raise EmptyStructureError(message)."""

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-__all__ = ["ExerciseStops", "Played", "describe_steps", "doing", "events_differ", "names_card", "names_pile"]
+__all__ = ["ExerciseStops", "Played", "describe_steps", "doing", "events_differ", "names_card", "names_pile",
+           "play_to_the_end"]
 
 _HEAD_SHOWN = 3
 _HISTORY_SHOWN = 12
@@ -185,3 +186,31 @@ class Played:
             return f"{self.setup}: " + (f"after {before}, " if before else "") + text
 
         return doing(describe)
+
+
+def play_to_the_end(game: Any, played: Played, choose: Callable[[Any], Any], read: Callable[[Any], Any]) -> Any:
+    """Play ``game`` to its end a step at a time, ``advance()`` while it awaits no decision and
+    ``play(choose(game))`` when it does; return ``read(game.result())``. Each step is named in
+    ``played``, reading the result too.
+
+    >>> from solitaire_ds.cards import Deck
+    >>> from solitaire_ds.games.aces_up import AcesUp
+    >>> play_to_the_end(AcesUp(Deck.shuffled(0)), Played("Deck.shuffled(0)"), AcesUp.greedy, lambda r: r["score"])
+    41
+    """
+    while True:
+        with played.step("is_over()", record=False):
+            if game.is_over():
+                break
+        with played.step("needs_decision()", record=False):
+            decide = game.needs_decision()
+        if decide:
+            with played.step("legal_moves()", record=False):
+                move = choose(game)
+            with played.step(f"play({move})"):
+                game.play(move)
+        else:
+            with played.step("advance()"):
+                game.advance()
+    with played.step("result()", record=False):
+        return read(game.result())

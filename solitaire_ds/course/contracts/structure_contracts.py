@@ -7,7 +7,7 @@ Each ADT has two parts:
   (loading the class from the implementation under test) and a ``Test...`` class that
   inherits the mixin, the way CPython's ``test_heapq`` runs one ``TestHeap`` against
   two modules;
-* a Hypothesis ``RuleBasedStateMachine`` factory (``stack_machine(cls)`` and so on) that
+* a Hypothesis ``RuleBasedStateMachine`` factory (``stack_machine(cls, reference)`` and so on) that
   drives the structure and a trusted model (``list`` / ``collections.deque``) side by
   side, calls ``_check()`` after every step, and says in plain words which steps led to
   a difference ("after ArrayStack(), push(1), push(2), pop() returned 1, expected 2").
@@ -65,11 +65,18 @@ __all__ = [
 
 
 class _CommonContract:
-    """What all three ADTs share: ``add`` and ``remove`` name the usual methods."""
+    """What all three ADTs share: ``add`` and ``remove`` name the usual methods.
+
+    ``reference`` is the package's class whose invariant the structure must keep: each
+    exercise's test class names it (``reference = ArrayStack``), so that the invariant
+    checked is the exercise's, whatever class the student's code says its objects are.
+    Without one, no invariant is checked.
+    """
 
     adt = ""
     add = ""
     remove = ""
+    reference: type[Any] | None = None
 
     @pytest.fixture(autouse=True)
     def _checked_to_the_end(self) -> Iterator[None]:
@@ -87,7 +94,7 @@ class _CommonContract:
         still queued is sent and checked when the test ends.
         """
         made = getattr(self, "_made", None)
-        ops = Operations(cls, *args, adt=self.adt, shown=shown, deferred=made is not None)
+        ops = Operations(cls, *args, adt=self.adt, shown=shown, deferred=made is not None, reference=self.reference)
         if made is not None:
             made.append(ops)
         return ops
@@ -362,7 +369,7 @@ class StackContract(_CommonContract):
         ops.check_later()
 
     def test_matches_a_list_over_random_operations(self, structure_class: type[Any]) -> None:
-        run_machine(stack_machine(structure_class))
+        run_machine(stack_machine(structure_class, self.reference))
 
 
 class QueueContract(_CommonContract):
@@ -435,7 +442,7 @@ class QueueContract(_CommonContract):
         ops.look("list(queue)", list, list(expected))
 
     def test_matches_a_deque_over_random_operations(self, structure_class: type[Any]) -> None:
-        run_machine(queue_machine(structure_class))
+        run_machine(queue_machine(structure_class, self.reference))
 
 
 class DequeContract(_CommonContract):
@@ -506,5 +513,5 @@ class DequeContract(_CommonContract):
             ops.check_later()
 
     def test_matches_a_deque_over_random_operations(self, structure_class: type[Any]) -> None:
-        run_machine(deque_machine(structure_class))
+        run_machine(deque_machine(structure_class, self.reference))
 

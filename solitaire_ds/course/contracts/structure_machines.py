@@ -1,8 +1,9 @@
 """The stateful contracts: a structure and a trusted model, side by side.
 
-A Hypothesis ``RuleBasedStateMachine`` factory per ADT (``stack_machine(cls)`` and so on)
-drives the structure and a model (``list`` / ``collections.deque``) together, calls
-``_check()`` after every step, and says in plain words which steps led to a difference.
+A Hypothesis ``RuleBasedStateMachine`` factory per ADT (``stack_machine(cls, reference)`` and
+so on) drives the structure and a model (``list`` / ``collections.deque``) together, checks
+the invariant of ``reference`` (the package's class the exercise names) after every step,
+and says in plain words which steps led to a difference.
 ``run_machine(machine)`` runs a machine with the grading settings: deterministic
 (``derandomize=True``), no deadline, 200 steps per run so sizes climb past several
 resizes and wrap-arounds and come back down.
@@ -69,12 +70,13 @@ class _ModelMachine(RuleBasedStateMachine):
     """Shared bookkeeping: the structure, its model, and the steps taken so far."""
 
     cls: type[Any]
+    reference: type[Any] | None
     adt: str
 
     def __init__(self) -> None:
         super().__init__()
         # deferred: the steps and checks of one run go to the worker together, at teardown
-        self.ops = Operations(self.cls, adt=self.adt, deferred=True)
+        self.ops = Operations(self.cls, adt=self.adt, deferred=True, reference=self.reference)
         self.model: Any = self.new_model()
         self.looks = 0
 
@@ -110,8 +112,11 @@ class _ModelMachine(RuleBasedStateMachine):
         return list(self.model)
 
 
-def stack_machine(cls: type[Any]) -> type[RuleBasedStateMachine]:
-    """Return a state machine checking the Stack ``cls`` against a ``list`` (top last)."""
+def stack_machine(cls: type[Any], reference: type[Any] | None) -> type[RuleBasedStateMachine]:
+    """Return a state machine checking the Stack ``cls`` against a ``list`` (top last).
+
+    ``reference`` is the package's class whose invariant applies (None: no invariant).
+    """
 
     class StackMachine(_ModelMachine):
         adt = "stack"
@@ -156,12 +161,16 @@ def stack_machine(cls: type[Any]) -> type[RuleBasedStateMachine]:
             self.call_empty("peek", "peek at an empty stack")
 
     StackMachine.cls = cls
+    StackMachine.reference = reference
     StackMachine.__name__ = StackMachine.__qualname__ = f"{cls.__name__}Machine"
     return StackMachine
 
 
-def queue_machine(cls: type[Any]) -> type[RuleBasedStateMachine]:
-    """Return a state machine checking the Queue ``cls`` against a ``collections.deque``."""
+def queue_machine(cls: type[Any], reference: type[Any] | None) -> type[RuleBasedStateMachine]:
+    """Return a state machine checking the Queue ``cls`` against a ``collections.deque``.
+
+    ``reference`` is the package's class whose invariant applies (None: no invariant).
+    """
 
     class QueueMachine(_ModelMachine):
         adt = "queue"
@@ -202,12 +211,16 @@ def queue_machine(cls: type[Any]) -> type[RuleBasedStateMachine]:
             self.call_empty("peek", "peek at an empty queue")
 
     QueueMachine.cls = cls
+    QueueMachine.reference = reference
     QueueMachine.__name__ = QueueMachine.__qualname__ = f"{cls.__name__}Machine"
     return QueueMachine
 
 
-def deque_machine(cls: type[Any]) -> type[RuleBasedStateMachine]:
-    """Return a state machine checking the Deque ``cls`` against a ``collections.deque``."""
+def deque_machine(cls: type[Any], reference: type[Any] | None) -> type[RuleBasedStateMachine]:
+    """Return a state machine checking the Deque ``cls`` against a ``collections.deque``.
+
+    ``reference`` is the package's class whose invariant applies (None: no invariant).
+    """
 
     class DequeMachine(_ModelMachine):
         adt = "deque"
@@ -270,6 +283,7 @@ def deque_machine(cls: type[Any]) -> type[RuleBasedStateMachine]:
                 self.call_empty(method, f"{method} {verb} an empty deque")
 
     DequeMachine.cls = cls
+    DequeMachine.reference = reference
     DequeMachine.__name__ = DequeMachine.__qualname__ = f"{cls.__name__}Machine"
     return DequeMachine
 

@@ -12,6 +12,7 @@ from solitaire_ds.course.contracts.structure_contracts import (
     ShrinkingContract,
     StackContract,
 )
+from solitaire_ds.structures import ArrayStack
 
 
 @pytest.fixture(scope="module")
@@ -23,3 +24,5 @@ def structure_class(impl: str) -> type[Any]:
 
 class TestArrayStack(StackContract, ArrayContract, ShrinkingContract):
     """Every Stack test and the array tests, run against ArrayStack."""
+
+    reference = ArrayStack  # the invariant that applies: the exercise's, whatever the code says

@@ -8,6 +8,7 @@ import pytest
 
 from solitaire_ds.course.catalog import load_module
 from solitaire_ds.course.contracts.structure_contracts import StackContract
+from solitaire_ds.structures import LinkedStack
 
 
 @pytest.fixture(scope="module")
@@ -19,3 +20,5 @@ def structure_class(impl: str) -> type[Any]:
 
 class TestLinkedStack(StackContract):
     """Every Stack test, run against LinkedStack."""
+
+    reference = LinkedStack  # the invariant that applies: the exercise's, whatever the code says

@@ -2,7 +2,10 @@
 
 The expectations are trusted: the documented loop run here, and the package's pinned
 deals. The shuffle is handed a list made for it and an ``rng`` that offers ``randrange``
-alone (and counts the calls), as the module's docstring says; the list is read back after.
+alone, as the module's docstring says; the list is read back after. Each draw is the
+judge's: the ``rng`` the student's code holds asks this process for it, which draws from
+its own ``random.Random(seed)`` and counts the calls itself (nothing the code can read
+holds the generator or the count).
 A failure says in plain words what the shuffle should have produced.
 
 Every assert carries a plain-words message, shown as it is (PYTEST_DONT_REWRITE:
@@ -41,7 +44,8 @@ def documented_shuffle(items: list[Any], seed: int) -> list[Any]:
 
 def shuffled(impl: Submission, shuffle: Any, items: list[Any], seed: int, shown: str) -> tuple[object, list[Any], int]:
     """Run the student's ``fisher_yates`` on a copy of ``items`` with a randrange-only rng
-    seeded ``seed``; return what it returned, the list after it, and how many draws it made."""
+    seeded ``seed`` (the judge's: see the module); return what it returned, the list after
+    it, and how many draws it made."""
     theirs = impl.new_list(items)
     rng = impl.randrange_only(seed)
     with doing(f"fisher_yates({shown}, rng) with rng = random.Random({seed}) offering randrange only"):

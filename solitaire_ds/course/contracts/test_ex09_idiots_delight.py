@@ -2,7 +2,8 @@
 
 The expectations are trusted: a small deck worked out by hand, and the cards left when a
 fixed strategy (always the first pair, else the first suit move) plays Deck.shuffled(0) …
-Deck.shuffled(19). The game is built from the package's reference structures.
+Deck.shuffled(19), and decks drawn for the file under test (:mod:`.drawn`), which the
+package's own game plays here. The game is built from the package's reference structures.
 
 Every assert carries a plain-words message, shown as it is (PYTEST_DONT_REWRITE:
 pytest adds no expression dump under it).
@@ -10,18 +11,24 @@ pytest adds no expression dump under it).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import pytest
 
 from solitaire_ds.cards import Deck, Rank
-from solitaire_ds.course.contracts.plain import Played, doing, events_differ, names_card
+from solitaire_ds.course.contracts.drawn import Draw
+from solitaire_ds.course.contracts.plain import Played, doing, events_differ, names_card, play_to_the_end
+from solitaire_ds.course.grader.proxy import Submission
 from solitaire_ds.games.base import IllegalMove, Move
 
 EIGHT = Deck.parse("AC 2C AD 2D AH 2H AS 2S", ranks=[Rank.ACE, Rank.TWO])
 
 #: Cards left by the fixed strategy on Deck.shuffled(0) … Deck.shuffled(19).
 SHUFFLED_CARDS_LEFT = [25, 23, 11, 9, 8, 13, 17, 13, 6, 24, 12, 4, 10, 16, 6, 14, 9, 16, 14, 16]
+#: Decks drawn for the file under test, played beside the fixed shuffles (one: each step of a
+#: game is a request to the worker, and one deck nobody knows is enough to need the rules).
+DRAWN = 1
 
 
 @pytest.fixture(scope="module")
@@ -30,6 +37,12 @@ def game_class(impl: str) -> Any:
     from solitaire_ds.course.catalog import load_module
 
     return load_module(impl, "games.idiots_delight").IdiotsDelight
+
+
+@pytest.fixture(scope="module")
+def drawn(impl: Submission, pytestconfig: pytest.Config) -> Draw:
+    """The decks drawn for the file under test."""
+    return Draw.for_file(impl, "games/idiots_delight.py", pytestconfig)
 
 
 def started(game_class: Any, deck: Deck = EIGHT) -> Any:
@@ -96,33 +109,43 @@ def test_an_illegal_move_is_refused_and_changes_nothing(
         f"{str(info)!r} does not name {' or '.join(missing)}")
 
 
-def play_first_pair_else_first_suit(game_class: Any, seed: int) -> int:
-    """Play Deck.shuffled(seed) with the fixed strategy; return the cards left."""
-    played = Played(f"Deck.shuffled({seed}) played by 'first pair, else first suit move'")
+def play_first_pair_else_first_suit(game_class: Any, deck: Deck, name: str) -> int:
+    """Play ``deck`` (called ``name``) with the fixed strategy; return the cards left."""
+    played = Played(f"{name} played by 'first pair, else first suit move'")
     with played.step("IdiotsDelight(deck)"):
-        game = game_class(Deck.shuffled(seed))
-    while True:
-        with played.step("is_over()", record=False):
-            if game.is_over():
-                break
-        with played.step("needs_decision()", record=False):
-            decide = game.needs_decision()
-        if decide:
-            with played.step("legal_moves()", record=False):
-                moves = game.legal_moves()
-            move = next((m for m in moves if m.kind == "pair"), moves[0])
-            with played.step(f"play({move})"):
-                game.play(move)
-        else:
-            with played.step("advance()"):
-                game.advance()
-    with played.step("result()", record=False):
-        return int(game.result()["cards_left"])
+        game = game_class(deck)
+    left: int = play_to_the_end(game, played, first_pair_else_first_move, lambda result: int(result["cards_left"]))
+    return left
 
 
-def test_fixed_shuffles_leave_the_trusted_number_of_cards(game_class: Any) -> None:
+def first_pair_else_first_move(game: Any) -> Any:
+    """Return the first pair among ``game``'s legal moves, else the first legal move."""
+    moves = game.legal_moves()
+    return next((m for m in moves if m.kind == "pair"), moves[0])
+
+
+@cache
+def cards_left(deck: Deck) -> int:
+    """Return the cards the package's own game leaves on ``deck`` with the fixed strategy
+    (the greedy player's: the first pair, else the first suit move)."""
+    from solitaire_ds.games.idiots_delight import IdiotsDelight
+    from solitaire_ds.players import greedy_choice
+
+    game = IdiotsDelight(deck)
+    return int(game.run(greedy_choice)["cards_left"])
+
+
+def test_fixed_shuffles_leave_the_trusted_number_of_cards(game_class: Any, drawn: Draw) -> None:
     for seed, expected in enumerate(SHUFFLED_CARDS_LEFT):
-        left = play_first_pair_else_first_suit(game_class, seed)
+        left = play_first_pair_else_first_suit(game_class, Deck.shuffled(seed), f"Deck.shuffled({seed})")
         assert left == expected, (
             f"Deck.shuffled({seed}) played by 'first pair, else first suit move' should leave "
             f"{expected} cards, but leaves {left}")
+    for deck in drawn.decks("shuffled", DRAWN):
+        expected = cards_left(deck.deck)
+        left = play_first_pair_else_first_suit(game_class, deck.deck, str(deck))
+        shown = deck.rules_game("idiots-delight", "--player greedy", "--record",
+                                note="the greedy player plays first pair, else first suit move; ")
+        assert left == expected, (
+            f"{deck} played by 'first pair, else first suit move' should leave {expected} cards, but "
+            f"leaves {left}. {shown}")

@@ -1,8 +1,9 @@
 """Exercise 10: Aces Up's discards and moves (run with ``--impl`` to grade a folder).
 
 The expectations are trusted: small decks worked out by hand, and the scores of a fixed
-strategy on Deck.shuffled(0) … Deck.shuffled(19). The game is built from the package's
-reference structures.
+strategy on Deck.shuffled(0) … Deck.shuffled(19) and on decks drawn for the file under test
+(:mod:`.drawn`), which the package's own game plays here. The game is built from the
+package's reference structures.
 
 Every assert carries a plain-words message, shown as it is (PYTEST_DONT_REWRITE:
 pytest adds no expression dump under it).
@@ -10,12 +11,15 @@ pytest adds no expression dump under it).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import pytest
 
 from solitaire_ds.cards import Deck, Rank
-from solitaire_ds.course.contracts.plain import Played, events_differ, names_card, names_pile
+from solitaire_ds.course.contracts.drawn import Draw
+from solitaire_ds.course.contracts.plain import Played, events_differ, names_card, names_pile, play_to_the_end
+from solitaire_ds.course.grader.proxy import Submission
 from solitaire_ds.games.base import IllegalMove, Move
 
 A_TO_3 = [Rank.ACE, Rank.TWO, Rank.THREE]
@@ -23,6 +27,9 @@ TWELVE = Deck.parse("2C 3C AD 2D AC 3D AH 2H 3H AS 2S 3S", ranks=A_TO_3)
 
 #: Scores of the package's greedy player on Deck.shuffled(0) … Deck.shuffled(19).
 SHUFFLED_SCORES = [41, 29, 28, 33, 40, 28, 31, 37, 33, 34, 36, 35, 37, 40, 43, 37, 41, 41, 36, 32]
+#: Decks drawn for the file under test, played beside the fixed shuffles (one: each step of a
+#: game is a request to the worker, and one deck nobody knows is enough to need the rules).
+DRAWN = 1
 
 
 @pytest.fixture(scope="module")
@@ -31,6 +38,12 @@ def module(impl: str) -> Any:
     from solitaire_ds.course.catalog import load_module
 
     return load_module(impl, "games.aces_up")
+
+
+@pytest.fixture(scope="module")
+def drawn(impl: Submission, pytestconfig: pytest.Config) -> Draw:
+    """The decks drawn for the file under test."""
+    return Draw.for_file(impl, "games/aces_up.py", pytestconfig)
 
 
 def begin(module: Any, aces_only: bool = False) -> tuple[Any, Played]:
@@ -136,29 +149,34 @@ def test_an_illegal_move_is_refused_and_changes_nothing(
     assert ok, f"{move} is refused ({why}), and the message should name {what}; it reads {said!r}"
 
 
-def test_fixed_shuffles_score_as_trusted(module: Any) -> None:
+@cache
+def greedy_score(deck: Deck) -> int:
+    """Return the score of the package's own game on ``deck``, played by the greedy player."""
+    from solitaire_ds.games.aces_up import AcesUp
     from solitaire_ds.players import greedy_choice
 
+    return int(AcesUp(deck).run(greedy_choice)["score"])
+
+
+def greedy_game(module: Any, deck: Deck, name: str) -> Any:
+    """Play ``deck`` (called ``name``) with the greedy player; return the score."""
+    from solitaire_ds.players import greedy_choice
+
+    played = Played(f"{name} played by the greedy player")
+    with played.step("AcesUp(deck)"):
+        game = module.AcesUp(deck)
+    return play_to_the_end(game, played, greedy_choice, lambda result: result["score"])
+
+
+def test_fixed_shuffles_score_as_trusted(module: Any, drawn: Draw) -> None:
     for seed, expected in enumerate(SHUFFLED_SCORES):
-        played = Played(f"Deck.shuffled({seed}) played by the greedy player")
-        with played.step("AcesUp(deck)"):
-            game = module.AcesUp(Deck.shuffled(seed))
-        while True:
-            with played.step("is_over()", record=False):
-                if game.is_over():
-                    break
-            with played.step("needs_decision()", record=False):
-                decide = game.needs_decision()
-            if decide:
-                with played.step("legal_moves()", record=False):
-                    move = greedy_choice(game)
-                with played.step(f"play({move})"):
-                    game.play(move)
-            else:
-                with played.step("advance()"):
-                    game.advance()
-        with played.step("result()", record=False):
-            score = game.result()["score"]
+        score = greedy_game(module, Deck.shuffled(seed), f"Deck.shuffled({seed})")
         assert score == expected, (
             f"Deck.shuffled({seed}) played by the greedy player should score {expected}, "
             f"not {score}")
+    for deck in drawn.decks("shuffled", DRAWN):
+        expected = greedy_score(deck.deck)
+        score = greedy_game(module, deck.deck, str(deck))
+        assert score == expected, (
+            f"{deck} played by the greedy player should score {expected}, not {score}. "
+            f"{deck.rules_game('aces-up', '--player greedy', '--record')}")

@@ -1,8 +1,9 @@
 """Exercise 11: Klondike's priority order of moves (run with ``--impl`` to grade a folder).
 
 The expectations are trusted: deals worked out by hand (one per rule), and shuffled deals
-played step by step here by the package's own game, whose every move, turn and card turned
-up the code under test must repeat. A failure says in plain words which rule the code under test broke.
+(fixed ones, and decks drawn for the file under test: :mod:`.drawn`) played step by step here
+by the package's own game, whose every move, turn and card turned up the code under test
+must repeat. A failure says in plain words which rule the code under test broke.
 
 Every assert carries a plain-words message, shown as it is (PYTEST_DONT_REWRITE:
 pytest adds no expression dump under it).
@@ -10,14 +11,16 @@ pytest adds no expression dump under it).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import pytest
 
 from solitaire_ds.cards import Card, Deck
 from solitaire_ds.course.catalog import load_module
+from solitaire_ds.course.contracts.drawn import Draw, DrawnDeck
 from solitaire_ds.course.contracts.plain import Played
-from solitaire_ds.course.grader.proxy import drive
+from solitaire_ds.course.grader.proxy import Submission, drive
 
 # Cards that go up at the start of every game (piles 1 … 7, bottom first), then the stock.
 RULE_DEALS: dict[str, tuple[list[str], str, list[str]]] = {
@@ -52,6 +55,10 @@ RULE_DEALS: dict[str, tuple[list[str], str, list[str]]] = {
 
 #: Shuffled deals played through and compared, step by step, with the package's own game.
 SHUFFLED_DEALS = 40
+#: Decks drawn for the file under test, played beside them (the first also beside the new-deck order).
+DRAWN = 2
+#: How many decks are drawn, at most, to find one the rules win (about 1 in 100 is won).
+WON_DRAWS = 5000
 
 
 #: More steps than any game can take (the proof in the module's docstring gives 153).
@@ -62,6 +69,12 @@ STEP_LIMIT = 1000
 def klondike(impl: str) -> Any:
     """The Klondike class of the implementation under test."""
     return load_module(impl, "games.klondike").Klondike
+
+
+@pytest.fixture(scope="module")
+def drawn(impl: Submission, pytestconfig: pytest.Config) -> Draw:
+    """The decks drawn for the file under test."""
+    return Draw.for_file(impl, "games/klondike.py", pytestconfig)
 
 
 def layout(piles: list[str], stock: str) -> Deck:
@@ -119,10 +132,37 @@ def test_each_rule_is_applied_in_priority_order(klondike: Any, rule: str) -> Non
         + "\n  ".join(expected) + "\nbut your code did:\n  " + "\n  ".join(got))
 
 
-def test_the_new_deck_order_ends_with_28_cards_on_the_foundations(klondike: Any) -> None:
+@cache
+def rules(deck: Deck) -> tuple[list[str], dict[str, Any]]:
+    """Return the package's own game on ``deck``: its steps in plain words, and its result."""
+    from solitaire_ds.games.klondike import Klondike  # the package's own rules: the record to match
+
+    game = Klondike(deck)
+    result = game.run()
+    return [plain(e) for e in game.events], result
+
+
+@cache
+def won(deck: Deck) -> bool:
+    """Return whether the package's own game wins ``deck`` (played without a record: faster)."""
+    from solitaire_ds.games.klondike import Klondike
+
+    return bool(Klondike(deck, record=False).run()["won"])
+
+
+def shown_by(drawn: DrawnDeck) -> str:
+    """Return how to see the rules' game on a drawn deck, for a failure message."""
+    return " " + drawn.rules_game("klondike", "--record")
+
+
+def test_the_new_deck_order_ends_with_28_cards_on_the_foundations(klondike: Any, drawn: Draw) -> None:
     result = play_out(lambda: klondike(Deck.standard()), "The new-deck order")
     assert result == {"won": False, "to_foundation": 28, "cards_left": 24, "net": 88}, (
         f"The unshuffled deck should end with 28 cards up (net +$88), not {result}")
+    deck = drawn.deck("shuffled", 1)
+    result = play_out(lambda: klondike(deck.deck), str(deck))
+    want = rules(deck.deck)[1]
+    assert result == want, f"{deck} should end {want}, not {result}.{shown_by(deck)}"
 
 
 def _record(make: Any, what: str) -> list[dict[str, Any]]:
@@ -132,26 +172,31 @@ def _record(make: Any, what: str) -> list[dict[str, Any]]:
         return list(game.events)
 
 
-def test_shuffled_deals_are_played_move_for_move_as_the_rules_say(klondike: Any) -> None:
-    from solitaire_ds.games.klondike import Klondike  # the package's own rules: the record to match
-
-    wrong: list[tuple[int, str]] = []
-    for seed in range(SHUFFLED_DEALS):
-        theirs = [plain(e) for e in _record(lambda seed=seed: klondike(Deck.shuffled(seed)), f"Deck.shuffled({seed})")]
-        trusted = [plain(e) for e in _record(lambda seed=seed: Klondike(Deck.shuffled(seed)), "the package's game")]
+def test_shuffled_deals_are_played_move_for_move_as_the_rules_say(klondike: Any, drawn: Draw) -> None:
+    deals = [(f"Deck.shuffled({seed})", Deck.shuffled(seed), "") for seed in range(SHUFFLED_DEALS)]
+    deals += [(str(d), d.deck, shown_by(d)) for d in drawn.decks("shuffled", DRAWN)]
+    wrong: list[tuple[str, str, str]] = []
+    for name, deck, shown in deals:
+        theirs = [plain(e) for e in _record(lambda deck=deck: klondike(deck), name)]
+        trusted = rules(deck)[0]
         if theirs != trusted:
             at = next((n for n, (a, b) in enumerate(zip(theirs, trusted, strict=False)) if a != b),
                       min(len(theirs), len(trusted)))
             said = theirs[at] if at < len(theirs) else "nothing more"
             before = ", ".join(trusted[max(at - 3, 1):at]) or "the deal"
-            wrong.append((seed, f"step {at} should be '{trusted[at] if at < len(trusted) else 'the end'}', "
-                                f"your code did '{said}' (after {before})"))
+            wrong.append((name, f"step {at} should be '{trusted[at] if at < len(trusted) else 'the end'}', "
+                                f"your code did '{said}' (after {before})", shown))
     assert not wrong, (
-        f"Deck.shuffled({wrong[0][0]}): {wrong[0][1]}; {len(wrong)} of {SHUFFLED_DEALS} shuffled deals "
-        "differ from the rules' order of moves")
+        f"{wrong[0][0]}: {wrong[0][1]}; {len(wrong)} of {len(deals)} deals ({SHUFFLED_DEALS} fixed shuffles, "
+        f"{DRAWN} drawn for your file) differ from the rules' order of moves.{wrong[0][2]}")
 
 
-def test_a_won_deal_is_won(klondike: Any) -> None:
+def test_a_won_deal_is_won(klondike: Any, drawn: Draw) -> None:
     result = play_out(lambda: klondike(Deck.shuffled(70)), "Deck.shuffled(70)")
     assert result == {"won": True, "to_foundation": 52, "cards_left": 0, "net": 208}, (
         f"Deck.shuffled(70) is won by the priority order (all 52 cards, net +$208), not {result}")
+    deck = next((d for d in (drawn.deck("won", n) for n in range(1, WON_DRAWS + 1)) if won(d.deck)), None)
+    if deck is not None:  # about 1 in 100 decks is won: one is found among the first few hundred
+        result = play_out(lambda: klondike(deck.deck), str(deck))
+        assert result == {"won": True, "to_foundation": 52, "cards_left": 0, "net": 208}, (
+            f"{deck} is won by the priority order (all 52 cards, net +$208), not {result}.{shown_by(deck)}")

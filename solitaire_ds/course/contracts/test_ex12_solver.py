@@ -1,8 +1,9 @@
 """Exercise 12: the solver's depth-first search (run with ``--impl`` to grade a folder).
 
 The expectations are trusted: best values found by the package's plain (unpruned) search
-on small decks (ranks A-5), the package's own game models, and lines that must replay,
-through the package's own games here, to the value the search claims. The games the
+on small decks (ranks A-5): fixed shuffles, pinned here, and decks drawn for the file under
+test (:mod:`.drawn`), searched here; the package's own game models; and lines that must
+replay, through the package's own games here, to the value the search claims. The games the
 search is asked about are made in the worker from the package's own rules.
 
 Every assert carries a plain-words message, shown as it is (PYTEST_DONT_REWRITE:
@@ -11,11 +12,13 @@ pytest adds no expression dump under it).
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 import pytest
 
 from solitaire_ds.cards import Deck, Rank
+from solitaire_ds.course.contracts.drawn import Draw, DrawnDeck
 from solitaire_ds.course.contracts.plain import ExerciseStops, doing
 from solitaire_ds.course.grader.proxy import Submission
 from solitaire_ds.games.aces_up import AcesUp, AcesUpOptions
@@ -33,6 +36,9 @@ BEST = {
     "aces-up-aces-only": [16, 16, 16, 15, 16, 16, 14, 9, 14, 16, 9, 16, 16, 16, 14, 13, 16, 16,
                           16, 12],
 }
+#: Decks drawn for the file under test (ranks A-5) in each test, searched beside its fixed
+#: shuffles (a search's cost grows with its deck; one drawn deck is enough to need the rules).
+DRAWN = 1
 
 
 @pytest.fixture(scope="module")
@@ -52,25 +58,61 @@ def solver(impl: Submission) -> Any:
     return module
 
 
+@pytest.fixture(scope="module")
+def drawn(impl: Submission, pytestconfig: pytest.Config) -> Draw:
+    """The decks drawn for the file under test."""
+    return Draw.for_file(impl, "solver.py", pytestconfig)
 
-def _start(impl: Submission, name: str, seed: int, settle: bool = True) -> tuple[Any, Game]:
-    """Return the game ``name`` on Deck.shuffled(seed, ranks A-5) twice, at its first
-    decision: made in the worker (for the search) and here (to replay its line)."""
-    deck = Deck.shuffled(seed, ranks=A_TO_5)
-    mine: Game
+
+def _drawn(drawn: Draw, label: str, count: int = DRAWN, first: int = 1) -> list[tuple[DrawnDeck, str]]:
+    """Return ``count`` decks (ranks A-5) drawn for ``label`` from number ``first`` on, each
+    with how a message names it."""
+    decks = (drawn.deck(label, number, A_TO_5) for number in range(first, first + count))
+    return [(d, f"{d} ({d.python()})") for d in decks]
+
+
+def _start(impl: Submission, name: str, seed: int | Deck, settle: bool = True) -> tuple[Any, Game]:
+    """Return the game ``name`` on Deck.shuffled(seed, ranks A-5) (or on the deck ``seed``)
+    twice, at its first decision: made in the worker (for the search) and here (to replay its line)."""
+    deck = seed if isinstance(seed, Deck) else Deck.shuffled(seed, ranks=A_TO_5)
+    mine = _game(name, deck)
+    theirs: Any
     if name == "idiots-delight":
         theirs = impl.package("games.idiots_delight").IdiotsDelight(deck)
-        mine = IdiotsDelight(deck)
     else:
-        aces_only = name.endswith("aces-only")
         module = impl.package("games.aces_up")
-        theirs = module.AcesUp(deck, module.AcesUpOptions(aces_only=aces_only))
-        mine = AcesUp(deck, AcesUpOptions(aces_only=aces_only))
+        theirs = module.AcesUp(deck, module.AcesUpOptions(aces_only=name.endswith("aces-only")))
     if settle:
         while not mine.is_over() and not mine.needs_decision():
             mine.advance()
             theirs.advance()
     return theirs, mine
+
+
+def _game(name: str, deck: Deck) -> Game:
+    """Return the package's own game ``name`` on ``deck``."""
+    if name == "idiots-delight":
+        return IdiotsDelight(deck)
+    return AcesUp(deck, AcesUpOptions(aces_only=name.endswith("aces-only")))
+
+
+def _start_here(name: str, deck: Deck | int) -> Game:
+    """Return the package's own game ``name`` on ``deck`` (or Deck.shuffled(deck, ranks A-5)),
+    at its first decision, made here only (to count states or replay a line)."""
+    game = _game(name, deck if isinstance(deck, Deck) else Deck.shuffled(deck, ranks=A_TO_5))
+    while not game.is_over() and not game.needs_decision():
+        game.advance()
+    return game
+
+
+@cache
+def best(name: str, deck: Deck) -> int:
+    """Return the best value the package's own plain search finds for ``name`` on ``deck``,
+    from its first decision."""
+    from solitaire_ds.solver import search
+
+    game = _start_here(name, deck)
+    return int(search(model_for(game), game_state(game), prune=False).value)
 
 
 def _search_from(solver: Any, game: Any, where: str, **options: Any) -> Any:
@@ -101,10 +143,13 @@ def _replay(game: Game, moves: list[Move], where: str) -> int:
 @pytest.mark.parametrize("name", sorted(BEST))
 @pytest.mark.parametrize("prune", [False, True])
 def test_the_search_finds_the_best_value_and_a_line_that_reaches_it(
-        impl: Submission, solver: Any, name: str, prune: bool) -> None:
-    for seed, expected in enumerate(BEST[name]):
-        theirs, mine = _start(impl, name, seed)
-        where = f"{name}, Deck.shuffled({seed}, ranks A-5), prune={prune}"
+        impl: Submission, solver: Any, drawn: Draw, name: str, prune: bool) -> None:
+    deals: list[tuple[Deck | int, str, int]] = [
+        (seed, f"Deck.shuffled({seed}, ranks A-5)", expected) for seed, expected in enumerate(BEST[name])]
+    deals += [(d.deck, shown, best(name, d.deck)) for d, shown in _drawn(drawn, name)]
+    for deck, named, expected in deals:
+        theirs, mine = _start(impl, name, deck)
+        where = f"{name}, {named}, prune={prune}"
         found = _search_from(solver, theirs, where, prune=prune)
         assert found.value == expected, (
             f"{where}: the best value is {expected}, the search found {found.value}")
@@ -137,69 +182,104 @@ def _reachable(game: Game) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize(("name", "seed"), COUNTED)
-def test_each_state_is_known_once(impl: Submission, solver: Any, name: str, seed: int) -> None:
-    theirs, mine = _start(impl, name, seed)
-    states, _ = _reachable(mine)
-    where = f"{name}, Deck.shuffled({seed}, ranks A-5), prune=False"
-    found = _search_from(solver, theirs, where, prune=False)
-    assert found.states == states, (
-        f"{where}: the search knew {found.states} states when it finished, not {states}: every "
-        "state reachable from the start is known once, by its key model.key(state, prune) "
-        "(which tells two stock positions apart)")
-    assert found.complete is True, f"{where}: a search that ran to its end says complete=True, not {found.complete}"
+def test_each_state_is_known_once(impl: Submission, solver: Any, drawn: Draw, name: str, seed: int) -> None:
+    deals: list[tuple[Deck | int, str]] = [(seed, f"Deck.shuffled({seed}, ranks A-5)")]
+    deals += [(d.deck, shown) for d, shown in _drawn(drawn, f"states {name} {seed}")]
+    for deck, named in deals:
+        theirs, mine = _start(impl, name, deck)
+        states, _ = _reachable(mine)
+        where = f"{name}, {named}, prune=False"
+        found = _search_from(solver, theirs, where, prune=False)
+        assert found.states == states, (
+            f"{where}: the search knew {found.states} states when it finished, not {states}: every "
+            "state reachable from the start is known once, by its key model.key(state, prune) "
+            "(which tells two stock positions apart)")
+        assert found.complete is True, (
+            f"{where}: a search that ran to its end says complete=True, not {found.complete}")
 
 
-def test_max_states_stops_at_the_first_pop_past_the_budget(impl: Submission, solver: Any) -> None:
-    theirs, mine = _start(impl, "aces-up", 0)
-    total, widest = _reachable(mine)
-    for budget in range(100, 112):
-        where = f"aces-up, Deck.shuffled(0, ranks A-5), prune=False, max_states={budget} (of {total} states)"
-        cut = _search_from(solver, theirs, "aces-up, Deck.shuffled(0, ranks A-5)", prune=False, max_states=budget)
-        assert cut.complete is False, f"{where}: the search must stop early and say so: complete is False"
-        assert cut.states > budget, (
-            f"{where}: the search stopped knowing {cut.states} states; it goes on until more than "
-            f"max_states are known (check len(visited) > max_states before each pop)")
-        assert cut.states <= budget + widest, (
-            f"{where}: the search stopped knowing {cut.states} states, more than one expansion "
-            f"past the budget (at most {widest} states are added by one): stop at the first pop "
-            "once more than max_states are known")
-        reached = _replay(_start(impl, "aces-up", 0)[1], cut.moves, where)
-        assert reached == cut.value <= 16, (
-            f"{where}: the stopped search claims {cut.value}; its line reaches {reached} (the best is 16)")
+#: The fewest states a drawn deck's plain search must know for a budget to cut it (most do).
+CUT_STATES = 60
 
 
-def test_max_states_waits_for_a_first_end_state(impl: Submission, solver: Any) -> None:
+def _worth_cutting(drawn: Draw, label: str, name: str) -> list[tuple[DrawnDeck, str, int]]:
+    """Return the first deck drawn for ``label`` whose plain search for ``name`` knows at least
+    :data:`CUT_STATES` states (and how many), and meets a choice on the way, or none among the
+    first 50."""
+    for number in range(1, 51):
+        ((d, shown),) = _drawn(drawn, label, 1, number)
+        total, widest = _reachable(_start_here(name, d.deck))
+        if total >= CUT_STATES and widest >= 2:
+            return [(d, shown, total)]
+    return []
+
+
+def test_max_states_stops_at_the_first_pop_past_the_budget(impl: Submission, solver: Any, drawn: Draw) -> None:
+    deals: list[tuple[Deck | int, str, range, int]] = [(0, "Deck.shuffled(0, ranks A-5)", range(100, 112), 16)]
+    deals += [(d.deck, shown, range(total // 2, total // 2 + 4), best("aces-up", d.deck))
+              for d, shown, total in _worth_cutting(drawn, "max states", "aces-up")]
+    for deck, named, budgets, best_value in deals:
+        theirs, mine = _start(impl, "aces-up", deck)
+        total, widest = _reachable(mine)
+        for budget in budgets:
+            where = f"aces-up, {named}, prune=False, max_states={budget} (of {total} states)"
+            cut = _search_from(solver, theirs, f"aces-up, {named}", prune=False, max_states=budget)
+            assert cut.complete is False, f"{where}: the search must stop early and say so: complete is False"
+            assert cut.states > budget, (
+                f"{where}: the search stopped knowing {cut.states} states; it goes on until more than "
+                f"max_states are known (check len(visited) > max_states before each pop)")
+            assert cut.states <= budget + widest, (
+                f"{where}: the search stopped knowing {cut.states} states, more than one expansion "
+                f"past the budget (at most {widest} states are added by one): stop at the first pop "
+                "once more than max_states are known")
+            reached = _replay(_start_here("aces-up", deck), cut.moves, where)
+            assert reached == cut.value <= best_value, (
+                f"{where}: the stopped search claims {cut.value}; its line reaches {reached} "
+                f"(the best is {best_value})")
+
+
+def test_max_states_waits_for_a_first_end_state(impl: Submission, solver: Any, drawn: Draw) -> None:
     for name in ("aces-up", "idiots-delight"):
-        theirs, mine = _start(impl, name, 1)
-        where = f"{name}, Deck.shuffled(1, ranks A-5), prune=False, max_states=1"
-        cut = _search_from(solver, theirs, f"{name}, Deck.shuffled(1, ranks A-5)", prune=False, max_states=1)
-        assert isinstance(cut.value, int) and cut.complete is False, (
-            f"{where}: the search returned value {cut.value!r}, complete={cut.complete!r}; it must go on "
-            "until it has scored an end state, then stop (complete=False) with that line")
-        reached = _replay(mine, cut.moves, where)
-        assert reached == cut.value, f"{where}: the line the search returned reaches {reached}, not {cut.value}"
+        deals: list[tuple[Deck | int, str]] = [(1, "Deck.shuffled(1, ranks A-5)")]
+        deals += [(d.deck, shown) for d, shown, _ in _worth_cutting(drawn, f"first end {name}", name)]
+        for deck, named in deals:
+            theirs, mine = _start(impl, name, deck)
+            where = f"{name}, {named}, prune=False, max_states=1"
+            cut = _search_from(solver, theirs, f"{name}, {named}", prune=False, max_states=1)
+            assert isinstance(cut.value, int) and cut.complete is False, (
+                f"{where}: the search returned value {cut.value!r}, complete={cut.complete!r}; it must go on "
+                "until it has scored an end state, then stop (complete=False) with that line")
+            reached = _replay(mine, cut.moves, where)
+            assert reached == cut.value, f"{where}: the line the search returned reaches {reached}, not {cut.value}"
 
 
 @pytest.mark.parametrize("prune", [False, True])
 def test_an_incumbent_is_kept_unless_something_strictly_better_is_found(
-        impl: Submission, solver: Any, prune: bool) -> None:
-    theirs, _ = _start(impl, "idiots-delight", 1)  # best value -2
-    for value, note in ((5, "better than any line from here"), (-2, "as good as the best line")):
-        incumbent = solver.Solution(value, [Move("quit")], 1)
-        where = (f"idiots-delight, Deck.shuffled(1, ranks A-5): search(model, start, prune={prune}, "
-                 f"incumbent=Solution({value}, [quit], 1)), an incumbent {note}")
-        with doing(where):
+        impl: Submission, solver: Any, drawn: Draw, prune: bool) -> None:
+    deals: list[tuple[Deck | int, str, int]] = [(1, "Deck.shuffled(1, ranks A-5)", -2)]
+    deals += [(d.deck, shown, best("idiots-delight", d.deck)) for d, shown in _drawn(drawn, "incumbent")]
+    for deck, named, best_value in deals:
+        theirs, _ = _start(impl, "idiots-delight", deck)
+        for value, note in ((5, "better than any line from here"), (best_value, "as good as the best line")):
+            incumbent = solver.Solution(value, [Move("quit")], 1)
+            where = (f"idiots-delight, {named}: search(model, start, prune={prune}, "
+                     f"incumbent=Solution({value}, [quit], 1)), an incumbent {note}")
+            with doing(where):
+                found = solver.search(solver.model_for(theirs), solver.game_state(theirs), prune=prune,
+                                      incumbent=incumbent)
+            assert (found.value, [str(m) for m in found.moves]) == (value, ["quit"]), (
+                f"{where}: given an incumbent line worth {value} ({note}), the search returned a line worth "
+                f"{found.value} ({len(found.moves)} moves): it must return the incumbent unless it "
+                "finds a strictly better line")
+        worse = best_value - 7
+        incumbent = solver.Solution(worse, [Move("quit")], 1)
+        with doing(f"idiots-delight, {named}: the same search with a worse incumbent, "
+                   f"Solution({worse}, [quit], 1), prune={prune}"):
             found = solver.search(solver.model_for(theirs), solver.game_state(theirs), prune=prune,
                                   incumbent=incumbent)
-        assert (found.value, [str(m) for m in found.moves]) == (value, ["quit"]), (
-            f"given an incumbent line worth {value} ({note}), the search returned a line worth "
-            f"{found.value} ({len(found.moves)} moves): it must return the incumbent unless it "
-            "finds a strictly better line")
-    incumbent = solver.Solution(-9, [Move("quit")], 1)
-    with doing(f"the same search with a worse incumbent, Solution(-9, [quit], 1), prune={prune}"):
-        found = solver.search(solver.model_for(theirs), solver.game_state(theirs), prune=prune, incumbent=incumbent)
-    assert found.value == -2, (
-        f"given a worse incumbent (-9), the search must still find the best value -2, not {found.value}")
+        assert found.value == best_value, (
+            f"idiots-delight, {named}: given a worse incumbent ({worse}), the search must still find the "
+            f"best value {best_value}, not {found.value}")
 
 
 def test_a_start_that_is_already_an_end_is_its_own_best_line(impl: Submission, solver: Any) -> None:
@@ -219,12 +299,14 @@ def test_a_start_that_is_already_an_end_is_its_own_best_line(impl: Submission, s
         f"game's score {score}; the search returned {found.value} with {len(found.moves)} moves")
 
 
-def test_solve_takes_the_forced_steps_the_game_awaits(impl: Submission, solver: Any) -> None:
-    for seed in (0, 7):
-        theirs, _ = _start(impl, "aces-up", seed, settle=False)  # nothing dealt yet: the first deal is forced
-        with doing(f"aces-up, Deck.shuffled({seed}, ranks A-5), before the first deal: solve(game)"):
+def test_solve_takes_the_forced_steps_the_game_awaits(impl: Submission, solver: Any, drawn: Draw) -> None:
+    deals: list[tuple[Deck | int, str, int]] = [
+        (seed, f"Deck.shuffled({seed}, ranks A-5)", BEST["aces-up"][seed]) for seed in (0, 7)]
+    deals += [(d.deck, shown, best("aces-up", d.deck)) for d, shown in _drawn(drawn, "aces-up")]
+    for deck, named, expected in deals:
+        theirs, _ = _start(impl, "aces-up", deck, settle=False)  # nothing dealt yet: the first deal is forced
+        with doing(f"aces-up, {named}, before the first deal: solve(game)"):
             found = solver.solve(theirs)
-        expected = BEST["aces-up"][seed]
         assert found.value == expected, (
-            f"solve() on a game that has not dealt yet found {found.value}, not the best value "
-            f"{expected}: take the forced steps (the first deal) before searching")
+            f"aces-up, {named}: solve() on a game that has not dealt yet found {found.value}, not the "
+            f"best value {expected}: take the forced steps (the first deal) before searching")

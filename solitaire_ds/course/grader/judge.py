@@ -13,7 +13,7 @@ reached through ``config.stash`` (as pytest's own ``junitxml`` plugin does). It 
 configured by one JSON file (``--grader-config``, written by the runner or by the
 practice pages): which exercises, the limits, how to start a worker (or, for the
 practice pages, to serve requests in this process), and where to write its report --
-one :class:`~solitaire_ds.course.grader.messages.Event` per line: the tests collected,
+one :class:`~solitaire_ds.course.grader.events.Event` per line: the tests collected,
 each exercise begun or broken, each test's result, the end.
 
 Each test starts with ``random.seed(0)`` and Hypothesis's ``grading`` profile
@@ -24,7 +24,11 @@ the same verdicts on every run and machine.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import os
 import random
+import signal
+import time
 import traceback
 from collections.abc import Generator
 from pathlib import Path
@@ -35,7 +39,8 @@ import pytest
 from solitaire_ds.course.catalog import EXERCISES, Exercise, exercise
 from solitaire_ds.course.contracts.plain import ExerciseStops
 from solitaire_ds.course.grader.connection import Budget, WorkerConnection, WorkerSpec
-from solitaire_ds.course.grader.messages import Event, Target
+from solitaire_ds.course.grader.events import Event
+from solitaire_ds.course.grader.messages import Target
 from solitaire_ds.course.grader.plan import JudgeConfig, exercise_number, test_name
 from solitaire_ds.course.grader.proxy import (
     Connection,
@@ -44,8 +49,10 @@ from solitaire_ds.course.grader.proxy import (
     Submission,
     WorkerStopped,
 )
-from solitaire_ds.course.grader.sandbox import Sandbox
+from solitaire_ds.course.grader.sandbox import python_executable
+from solitaire_ds.course.grader.walls import Wall
 from solitaire_ds.course.results import Limits
+from solitaire_ds.text import safe_text
 
 __all__ = ["JUDGE", "Judge", "JudgeConfig", "active", "exercise_number", "test_name"]
 
@@ -79,8 +86,11 @@ class Judge:
     def __init__(self, config: JudgeConfig) -> None:
         self.config = config
         self.limits = config.limits
-        self._out: IO[bytes] = open(config.results, "ab")  # noqa: SIM115 - open for the whole run
-        self.budget = Budget(config.limits.submission_seconds)
+        self.wall = Wall.from_json(config.wall) if config.wall else Wall("none")
+        # the events go to the runner's pipe (a grading run) or to a file (the practice pages)
+        self._out: IO[bytes] = (os.fdopen(config.events_fd, "wb") if config.events_fd >= 0
+                                else open(config.results, "ab"))  # noqa: SIM115 - open for the whole run
+        self.budget = Budget(config.limits.submission_seconds, wall=config.limits.submission_wall_seconds)
         self.connections: dict[int, Connection] = {}
         self.current: int | None = None
         self.broken: dict[int, str] = {}
@@ -96,6 +106,8 @@ class Judge:
     # -- the report ---------------------------------------------------------------------
 
     def emit(self, event: Event) -> None:
+        if event.message:  # made safe where the worker's text entered; once more, on the way out
+            event = dataclasses.replace(event, message=safe_text(event.message, 4 * _MESSAGE_LIMIT))
         self._out.write(event.to_line())
         self._out.flush()
 
@@ -103,9 +115,12 @@ class Judge:
         for connection in self.connections.values():
             if isinstance(connection, WorkerConnection):
                 connection.close()
-        cpus = {n: c.cpu() for n, c in self.connections.items() if isinstance(c, WorkerConnection)}
-        self.emit(Event("end", cpus=cpus))
-        self._out.close()
+        workers = {n: c for n, c in self.connections.items() if isinstance(c, WorkerConnection)}
+        own = time.process_time()  # this process alone: the workers it waited for are in cpus
+        with contextlib.suppress(OSError):  # a runner that has stopped reading: nobody to tell
+            self.emit(Event("end", cpus={n: c.cpu() for n, c in workers.items()},
+                            walls={n: c.waited() for n, c in workers.items()}, cpu=own))
+            self._out.close()
 
     # -- workers ------------------------------------------------------------------------
 
@@ -117,9 +132,10 @@ class Judge:
         if self.config.transport == "local":
             return self.submission.connection()
         if number not in self.connections:
-            spec = WorkerSpec(self.config.python, self.config.code[number], self.config.submission,
-                              self.config.scratch / f"ex{number:02d}",
-                              Sandbox(self.config.sandbox) if self.config.sandbox else None)
+            config = self.config
+            spec = WorkerSpec(self.wall.python or python_executable(), config.code[number], config.shown[number],
+                              config.scratch[number], self.wall.sandbox(), config.users.get(number),
+                              config.logs if config.logs != Path() else None, self.wall.cgroup or not config.wall)
             self.connections[number] = WorkerConnection(spec, self.limits, self.budget, name=f"ex{number:02d}")
         return self.connections[number]
 
@@ -131,10 +147,8 @@ class Judge:
                 previous.close()
         self.current = number
         self.emit(Event("begin", exercise=number))
-        if self.config.transport != "local" and self.budget.used() >= self.budget.seconds:
-            reason = f"not run: the submission used up its {self.budget.seconds:g} s of CPU time"
-        else:
-            reason = self._import_check(exercise(number))
+        used_up = self.budget.exhausted() if self.config.transport != "local" else ""
+        reason = f"not run: {used_up}" if used_up else self._import_check(exercise(number))
         self.prestart(number + 1)
         if reason:
             self.broken[number] = reason
@@ -175,9 +189,10 @@ class Judge:
         if not ok:
             self.failed.add(number)
         connection = self.connection(number)
-        cpu = connection.test_cpu() if isinstance(connection, WorkerConnection) else 0.0
+        worker = connection if isinstance(connection, WorkerConnection) else None
         self.emit(Event("result", id=self.ids.get(nodeid, nodeid), exercise=number, ok=ok, ran=True,
-                        message=message, cpu=cpu))
+                        message=message, cpu=worker.test_cpu() if worker else 0.0,
+                        wall=worker.longest_call if worker else 0.0))
         with contextlib.suppress(WorkerStopped, RemoteError):
             connection.forget()
 
@@ -187,7 +202,9 @@ def _import_stopped(relpath: str, message: str, limits: Limits) -> str:
         return f"{relpath} takes more than {limits.test_seconds:g} s to import (an infinite loop?)"
     if "no CPU time used" in message:
         return f"{relpath} waits {limits.stall_seconds:g} s while being imported (does it sleep?)"
-    if message.startswith("ran out of"):
+    if "on the wall clock" in message:
+        return f"{relpath} takes more than {limits.call_wall_seconds:g} s to import on the wall clock (does it wait?)"
+    if message.startswith(("ran out of", "kept the grader waiting")):
         return f"{message} before its tests started"
     return f"{relpath} does not import: {message}"
 
@@ -280,7 +297,24 @@ def pytest_configure(config: pytest.Config) -> None:
     _load_hypothesis_profile()
     judge = Judge(JudgeConfig.read(Path(path)))
     config.stash[JUDGE] = judge
+    if judge.config.transport == "pipe":
+        _keep_to_itself()
     judge.prestart(1)  # the first worker boots while pytest collects
+
+
+def _keep_to_itself() -> None:
+    """Make this judge process unreadable to other processes of its user (no ``/proc/PID/fd``,
+    no ptrace), and make SIGTERM end the run the way Ctrl-C does: pytest unwinds, and
+    :func:`pytest_unconfigure` stops every worker, sweeps its user id and removes its cgroup."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE, 0
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
@@ -291,12 +325,35 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def _load_hypothesis_profile() -> None:
-    """Register and load the ``grading`` profile: the same examples on every run."""
+    """Register and load the ``grading`` profile: the same examples on every run, and wherever
+    the package is installed (see :func:`_no_local_constants`)."""
     from hypothesis import HealthCheck, settings
 
     settings.register_profile("grading", derandomize=True, database=None, deadline=None, print_blob=False,
                               suppress_health_check=list(HealthCheck))
     settings.load_profile("grading")
+    _no_local_constants()
+
+
+def _no_local_constants() -> None:
+    """Let Hypothesis draw no constant mined from "local" source files.
+
+    Hypothesis reads the source of every imported module it counts as local (one outside
+    ``site-packages``: this package, in an editable checkout) and now and then draws one of
+    its constants as an example. So a checkout and a wheel install, the same code, generated
+    different examples: a buggy submission got another failing example, so another message,
+    from an instructor's checkout than from Gradescope. The judge mines none, as Hypothesis
+    itself mines none in a browser: the same examples wherever it runs. (Hypothesis offers no
+    setting for it; the grading extra pins its version, and the grader's tests compare a
+    checkout's grades with a wheel's, so a change of this private name fails there.)
+    """
+    try:
+        from hypothesis.internal.conjecture import providers
+        from hypothesis.internal.constants_ast import Constants
+    except ImportError:  # pragma: no cover - a Hypothesis that does not mine constants
+        return
+    if hasattr(providers, "_get_local_constants"):
+        providers._get_local_constants = Constants  # an empty set of constants, every time
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:

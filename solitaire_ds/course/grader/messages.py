@@ -1,18 +1,17 @@
-"""What crosses between the grader's processes: typed messages, checked before they are believed.
+"""What crosses between the judge and a worker: typed messages, checked before they are believed.
 
-Two channels, one module:
-
-* **judge <-> worker** (a pipe each way): the judge sends a :class:`Request` ("call push(5)
-  on object 7"), the worker answers with a :class:`Reply` that holds plain data only, or
-  the :class:`Raised` exception's type and message. The worker runs the student's code,
-  so everything it sends is checked here before anything else reads it: a line that is
-  too long, too deep, not JSON, or not the reply to the request in flight is a
-  :class:`ProtocolError` -- data about the worker ("the worker answered something that is
-  not a message"), never an exception in the judge.
-* **judge -> runner** (a file only the two of them know): one :class:`Event` per line:
-  the tests collected, each exercise begun or broken, each test's result, the end. The
-  judge runs no student code, so these are trusted; the runner still reads them with the
-  same bounds, so a damaged file costs one submission's grade, never the class's.
+The judge sends a :class:`Request` ("call push(5) on object 7") down one pipe; the worker
+answers with a :class:`Reply` that holds plain data only, or the :class:`Raised` exception's
+type and message. The worker runs the student's code, so everything it sends is checked here
+before anything else reads it: a line that is too long, too deep, not JSON, or not the reply
+to the request in flight is a :class:`ProtocolError` -- data about the worker ("the worker
+answered something that is not a message"), never an exception in the judge. A batch's
+reply answers each of its requests, in order: after one that raised where that was not
+expected, the rest are *not run*; anything else breaks the protocol. Every string a reply
+holds is made safe here, where it enters (:func:`~solitaire_ds.text.safe_text`). While a
+request is in flight, the worker may ask the judge a :class:`Callback` (a draw from its
+random source), answered with an :class:`Answer`. The judge's report to the runner is
+another channel: :mod:`~solitaire_ds.course.grader.events`.
 
 Values on the wire are JSON with a few tags, each a one-key object:
 
@@ -23,7 +22,8 @@ Values on the wire are JSON with a few tags, each a one-key object:
 * ``{"$card": "AC"}``, ``{"$rank": 1}``, ``{"$suit": "C"}``, ``{"$move": ["pair", [1, 3]]}``,
   ``{"$deck": [["AC", ...], [1, 2, ...]]}``: the package's value types;
 * ``{"$ref": [n, "ArrayStack"]}``: object ``n``, kept in the worker, of a class named
-  ``ArrayStack`` -- the judge holds only this number and name.
+  ``ArrayStack`` -- the judge holds only this number and name; ``{"$obj": k}``: object ``k``
+  of a snapshot's own list.
 
 >>> check_wire({"$tuple": [1, "two", None]})
 >>> Reply.from_line(Reply(3, value=[1, 2]).to_line(), expected_id=3).value
@@ -41,16 +41,18 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
+
+from solitaire_ds.text import safe_text
 
 __all__ = [
-    "EVENT_KINDS",
     "MAX_DEPTH",
     "MAX_LINE_BYTES",
     "MAX_TEXT",
     "OPS",
     "TAGS",
-    "Event",
+    "Answer",
+    "Callback",
     "ProtocolError",
     "Raised",
     "Reply",
@@ -58,7 +60,10 @@ __all__ = [
     "Target",
     "Where",
     "check_wire",
+    "dumps",
     "loads",
+    "plain_line",
+    "safe_wire",
 ]
 
 #: The longest line either side may send (a whole Klondike game's events are about 60 kB).
@@ -77,19 +82,20 @@ OPS = frozenset({
     "method",    # call the target's method `name`
     "len", "bool", "list", "repr", "str",  # len(x), bool(x), list(x), repr(x), str(x)
     "eq",        # bool(target == args[0])
-    "snapshot",  # the object graph under the target, for the judge's own invariant check
+    "snapshot",  # the fields args[0] of the target and args[1] of each object they reach (the judge's check)
     "drive",     # call the target's method `name` until its method args[0] answers True, at most args[1] times
-    "new",       # make a worker-side list (`name` "list") or RandrangeOnly (`name` "rng") from args[0]
-    "batch",     # several requests in order, answered together, up to the first exception
+    "new",       # make a worker-side list (`name` "list") or random source args[0] of the judge's (`name` "rng")
+    "batch",     # several requests in order, each answered; after an unexpected exception, the rest not run
     "reset",     # forget every object kept for the judge
 })
 #: The tags a value may carry on the wire.
 TAGS = frozenset({"$tuple", "$dict", "$iter", "$card", "$rank", "$suit", "$move", "$deck", "$ref", "$obj"})
-#: The events the judge writes for the runner.
-EVENT_KINDS = frozenset({"collected", "begin", "broken", "result", "end"})
+#: What a worker may ask the judge while a request is in flight.
+CALLBACKS = frozenset({"randrange"})
 
-#: The types of a JSON value that holds nothing else.
+#: The types of a JSON value that holds nothing else, and of one that holds no string.
 _SCALARS = frozenset({type(None), bool, int, str})
+_NUMBERS = frozenset({type(None), bool, int, float})
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,99}\Z")
 _MODULE = re.compile(r"[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*){0,4}\Z")
 
@@ -100,6 +106,10 @@ class ProtocolError(Exception):
 
 def _not_a_message(why: str) -> ProtocolError:
     return ProtocolError(f"the worker answered something that is not a message ({why})")
+
+
+def _broke(why: str) -> ProtocolError:
+    return ProtocolError(f"the worker broke the protocol: {why}")
 
 
 def _reject_constant(name: str) -> Any:
@@ -127,8 +137,11 @@ def loads(line: bytes | str, limit: int = MAX_LINE_BYTES) -> Any:
         raise _not_a_message("a line that is not JSON") from None
 
 
-def _dumps(data: Any) -> bytes:
-    return (json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False) + "\n").encode()
+def dumps(data: Any) -> bytes:
+    """Return ``data`` as one JSON line; a lone surrogate, which no UTF-8 writer accepts, goes
+    as JSON's own escape (``\\ud800``): the line is always sent, the reader makes it safe."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False) + "\n"
+    return text.encode("utf-8", "backslashreplace")
 
 
 def check_wire(data: Any) -> None:
@@ -210,10 +223,32 @@ def _check_tag(tag: str, inner: Any) -> None:
         raise _not_a_message(f"a malformed {tag}")
 
 
-def _text(value: Any, what: str, limit: int = MAX_TEXT) -> str:
+def _text(value: Any, what: str, limit: int = MAX_TEXT, newlines: bool = True) -> str:
+    """Return ``value``, a string from the other side, made safe (see :func:`safe_text`)."""
     if not isinstance(value, str):
         raise _not_a_message(f"{what} that is not a string")
-    return value if len(value) <= limit else value[: limit - 3] + "..."
+    return safe_text(value, limit, newlines=newlines)
+
+
+def safe_wire(data: Any) -> Any:
+    """Return the (checked) wire value ``data`` with every string in it (keys, values, the text
+    of tags) made safe by :func:`~solitaire_ds.text.safe_text`, uncut; else ``data`` itself.
+
+    Runtime complexity: O(size of ``data``); a list of numbers at C speed.
+
+    >>> safe_wire({"a": ["ok", chr(27) + "[2J"], "n": [1, 2]})
+    {'a': ['ok', '\\\\x1b[2J'], 'n': [1, 2]}
+    """
+    kind = type(data)
+    if kind is str:
+        return data if data.isascii() and data.isprintable() else safe_text(data, MAX_LINE_BYTES)
+    if kind is list:
+        if _NUMBERS.issuperset(map(type, data)):  # the common answer: numbers only
+            return data
+        return [safe_wire(item) for item in data]
+    if kind is dict:
+        return {safe_wire(key): safe_wire(value) for key, value in data.items()}
+    return data
 
 
 # -- judge -> worker ------------------------------------------------------------------------
@@ -302,7 +337,7 @@ class Request:
         return data
 
     def to_line(self) -> bytes:
-        return _dumps(self.to_json())
+        return dumps(self.to_json())
 
     @classmethod
     def from_json(cls, data: Any) -> Request:
@@ -384,7 +419,8 @@ class Raised:
             spot = data["where"]
             if not (isinstance(spot, list) and len(spot) == 3 and type(spot[1]) is int):
                 raise _not_a_message("an exception's place that is not [file, line, function]")
-            where = Where(_text(spot[0], "a file name", 300), spot[1], _text(spot[2], "a function name", 300))
+            where = Where(_text(spot[0], "a file name", 300, newlines=False), spot[1],
+                          _text(spot[2], "a function name", 300, newlines=False))
         code = data.get("code")
         if code is not None and not (type(code) is int or isinstance(code, str)):
             raise _not_a_message("an exit status that is not a number or text")
@@ -392,25 +428,37 @@ class Raised:
         if errno is not None and type(errno) is not int:
             raise _not_a_message("an errno that is not a number")
         return cls(name, tuple(kinds), _text(data.get("message", ""), "a message"), where,
-                   code if not isinstance(code, str) else _text(code, "an exit status", 300), errno)
+                   code if not isinstance(code, str) else _text(code, "an exit status", 300, newlines=False),
+                   errno)
 
 
 @dataclass(frozen=True)
 class Reply:
     """The worker's answer to request ``id``: a wire ``value``, or what was ``raised``.
 
-    A batch's reply holds one reply per request it ran (``results``), stopping after the
-    first that raised where that was not expected (see :class:`Request`).
+    A batch's reply holds one reply per request (``results``), in order; after the first
+    that raised where that was not expected (see :class:`Request`), each of the rest is
+    ``not_run``. Anything else is the worker breaking the protocol, never a verdict:
+
+    >>> batch = (Request(2, "len", Target(ref=1)), Request(3, "len", Target(ref=1)))
+    >>> line = Reply(1, results=(Reply(2, value=3), Reply(3, not_run=True))).to_line()
+    >>> Reply.from_line(line, 1, batch)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    solitaire_ds.course.grader.messages.ProtocolError: the worker broke the protocol: request 3 ... not run, ...
     """
 
     id: int
     value: Any = None
     raised: Raised | None = None
     results: tuple[Reply, ...] = ()
+    not_run: bool = False
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = {"id": self.id}
-        if self.raised is not None:
+        if self.not_run:
+            data["not_run"] = True
+        elif self.raised is not None:
             data["raised"] = self.raised.to_json()
         elif self.results:
             data["results"] = [r.to_json() for r in self.results]
@@ -419,112 +467,131 @@ class Reply:
         return data
 
     def to_line(self) -> bytes:
-        return _dumps(self.to_json())
+        return dumps(self.to_json())
 
     @classmethod
-    def from_json(cls, data: Any, expected_id: int, batch: Sequence[int] = ()) -> Reply:
-        """Read the reply to request ``expected_id`` (a batch of requests ``batch``)."""
+    def from_json(cls, data: Any, expected_id: int, batch: Sequence[Request] = (), *,
+                  is_batch: bool | None = None, plain: bool = False) -> Reply:
+        """Read the reply to request ``expected_id`` (a batch of the requests ``batch``, if
+        ``is_batch``: by default, if it holds any); ``plain``: its line holds no text to make
+        safe (see :func:`plain_line`)."""
         if not isinstance(data, dict):
             raise _not_a_message("a reply that is not an object")
         if data.get("id") != expected_id or type(data.get("id")) is not int:
             raise _not_a_message(f"a reply to request {str(data.get('id'))[:20]}, not to {expected_id}")
         keys = set(data) - {"id"}
-        if len(keys) != 1 or not keys <= {"value", "raised", "results"}:
+        if len(keys) != 1 or not keys <= {"value", "raised", "results", "not_run"}:
             raise _not_a_message(f"a reply with the keys {sorted(keys)[:5]}")
+        is_batch = bool(batch) if is_batch is None else is_batch
+        if is_batch != ("results" in data):
+            what = "with one result per request" if is_batch else "with a value or an exception"
+            raise _broke(f"request {expected_id} was not answered {what}")
+        if "not_run" in data:
+            raise _broke(f"request {expected_id} was answered 'not run' outside a batch")
         if "raised" in data:
             return cls(expected_id, raised=Raised.from_json(data["raised"]))
         if "results" in data:
-            results = data["results"]
-            if not isinstance(results, list) or not results or len(results) > len(batch):
-                raise _not_a_message("a batch reply without one result per request")
-            return cls(expected_id, results=tuple(cls.from_json(r, i) for r, i in zip(results, batch, strict=False)))
+            return cls(expected_id, results=_batch_results(data["results"], batch, plain))
         check_wire(data["value"])
-        return cls(expected_id, value=data["value"])
+        return cls(expected_id, value=data["value"] if plain else safe_wire(data["value"]))
 
     @classmethod
-    def from_line(cls, line: bytes, expected_id: int, batch: Sequence[int] = ()) -> Reply:
-        return cls.from_json(loads(line), expected_id, batch)
+    def from_line(cls, line: bytes, expected_id: int, batch: Sequence[Request] = (), *,
+                  is_batch: bool | None = None) -> Reply:
+        return cls.from_json(loads(line), expected_id, batch, is_batch=is_batch, plain=plain_line(line))
 
 
-# -- judge -> runner ------------------------------------------------------------------------
+def plain_line(line: bytes) -> bool:
+    """Whether every string of the JSON line ``line`` is printable ASCII already, told at C speed:
+    JSON allows no raw control character, so ASCII with no escape (``\\``) and no DEL has none.
+
+    >>> plain_line(b'[1, "two"]'), plain_line(b'["' + bytes([92]) + b'u001b"]')
+    (True, False)
+    """
+    return line.isascii() and b"\\" not in line and b"\x7f" not in line
+
+
+def _batch_results(results: Any, batch: Sequence[Request], plain: bool = False) -> tuple[Reply, ...]:
+    """Read a batch's results: one per request, in order, "not run" only after an unexpected raise."""
+    if not isinstance(results, list) or len(results) != len(batch):
+        count = len(results) if isinstance(results, list) else "no list of"
+        raise _broke(f"a batch of {len(batch)} requests was answered with {count} results")
+    replies: list[Reply] = []
+    stopped = False  # a request raised where it was not expected: the rest are not run
+    for data, request in zip(results, batch, strict=True):
+        if type(data) is dict and "not_run" in data and len(data) == 2 and data.get("id") == request.id:
+            if data["not_run"] is not True or not stopped:
+                raise _broke(f"request {request.id} of a batch was reported not run, "
+                             "though no request before it raised")
+            replies.append(Reply(request.id, not_run=True))
+            continue
+        if stopped:
+            raise _broke(f"request {request.id} of a batch was answered after an earlier one raised")
+        reply = Reply.from_json(data, request.id, request.batch, is_batch=request.op == "batch", plain=plain)
+        stopped = reply.raised is not None and not request.may_raise
+        replies.append(reply)
+    return tuple(replies)
 
 
 @dataclass(frozen=True)
-class Event:
-    """One line of the judge's report to the runner.
+class Callback:
+    """What a worker asks the judge while a request is in flight: ``kind`` (see
+    :data:`CALLBACKS`) of the judge's object number ``source``, with ``args`` (integers only,
+    which the judge validates and bounds before it acts).
 
-    * ``collected``: ``ids``, every test collected, in order (the denominators);
-    * ``begin``: ``exercise`` starts (its worker is started on its first test);
-    * ``broken``: ``exercise`` cannot be graded at all (``message``: its file does not
-      import, a graded class is not written in it, ...); its tests fail unrun;
-    * ``result``: test ``id`` of ``exercise`` passed (``ok``) or not, with ``message``;
-      ``ran`` is False for a test not run; ``cpu`` is the CPU time its worker used;
-    * ``end``: the run is over; ``cpu`` holds each exercise's workers' CPU time.
-
-    >>> Event.from_line(Event("result", id="t::a", exercise=1, ok=True).to_line()).ok
-    True
+    >>> Callback.from_line(Callback("randrange", 2, (10,)).to_line())
+    Callback(kind='randrange', source=2, args=(10,))
     """
 
     kind: str
-    ids: tuple[str, ...] = ()
-    id: str = ""
-    exercise: int = 0
-    ok: bool = False
-    ran: bool = True
-    message: str = ""
-    cpu: float = 0.0
-    cpus: Mapping[int, float] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"kind": self.kind}
-        if self.kind == "collected":
-            data["ids"] = list(self.ids)
-        if self.kind in ("begin", "broken", "result"):
-            data["exercise"] = self.exercise
-        if self.kind in ("broken", "result"):
-            data["message"] = self.message
-        if self.kind == "result":
-            data.update(id=self.id, ok=self.ok, ran=self.ran, cpu=round(self.cpu, 4))
-        if self.kind == "end":
-            data["cpus"] = {str(k): round(v, 4) for k, v in self.cpus.items()}
-        return data
+    source: int
+    args: tuple[int, ...] = ()
 
     def to_line(self) -> bytes:
-        return _dumps(self.to_json())
+        return dumps({"callback": self.kind, "source": self.source, "args": list(self.args)})
 
     @classmethod
-    def from_line(cls, line: bytes) -> Event:
-        """Read one event; raise :class:`ProtocolError` when it is not one."""
-        try:
-            data = json.loads(line, parse_constant=_reject_constant)
-        except (ValueError, RecursionError, UnicodeDecodeError):
-            raise ProtocolError("a results line that is not JSON") from None
-        if not isinstance(data, dict) or data.get("kind") not in EVENT_KINDS:
-            raise ProtocolError("a results line that is not an event")
-        kind = data["kind"]
-        try:
-            if kind == "collected":
-                ids = data["ids"]
-                if not isinstance(ids, list) or not all(isinstance(i, str) for i in ids):
-                    raise TypeError("ids")
-                return cls(kind, ids=tuple(ids))
-            if kind == "end":
-                cpus = data.get("cpus", {})
-                if not isinstance(cpus, dict):
-                    raise TypeError("cpus")
-                return cls(kind, cpus={int(k): float(v) for k, v in cpus.items()})
-            exercise = data["exercise"]
-            if type(exercise) is not int:
-                raise TypeError("exercise")
-            if kind == "begin":
-                return cls(kind, exercise=exercise)
-            message = _text(data["message"], "a message", 4 * MAX_TEXT)
-            if kind == "broken":
-                return cls(kind, exercise=exercise, message=message)
-            if not (isinstance(data["id"], str) and isinstance(data["ok"], bool) and isinstance(data["ran"], bool)
-                    and isinstance(data["cpu"], (int, float))):
-                raise TypeError("result")
-            return cls(kind, id=data["id"], exercise=exercise, ok=data["ok"], ran=data["ran"],
-                       message=message, cpu=float(data["cpu"]))
-        except (KeyError, TypeError, ValueError, OverflowError) as exc:
-            raise ProtocolError(f"a {kind} event without a well-formed {exc}") from None
+    def from_json(cls, data: Any) -> Callback:
+        if not isinstance(data, dict) or set(data) != {"callback", "source", "args"}:
+            raise _broke("a callback that is not {callback, source, args}")
+        kind, source, args = data["callback"], data["source"], data["args"]
+        if kind not in CALLBACKS or type(source) is not int:
+            raise _broke(f"a callback of an unknown kind {str(kind)[:20]!r}")
+        if not isinstance(args, list) or len(args) > 3 or not all(type(a) is int for a in args):
+            raise _broke("a callback whose arguments are not up to three integers")
+        return cls(kind, source, tuple(args))
+
+    @classmethod
+    def from_line(cls, line: bytes) -> Callback:
+        return cls.from_json(loads(line))
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The judge's answer to a :class:`Callback`: an integer ``value``, or an exception to
+    raise in the worker, as its builtin ``error`` type's name and ``message``.
+
+    >>> Answer.from_line(Answer(error="ValueError", message="empty range").to_line())
+    Answer(value=0, error='ValueError', message='empty range')
+    """
+
+    value: int = 0
+    error: str = ""
+    message: str = ""
+
+    #: The exceptions an answer may raise in the worker.
+    ERRORS: ClassVar[frozenset[str]] = frozenset({"ValueError", "TypeError", "RuntimeError", "LookupError"})
+
+    def to_line(self) -> bytes:
+        data: dict[str, Any] = {"error": self.error, "message": self.message} if self.error else {"value": self.value}
+        return dumps(data)
+
+    @classmethod
+    def from_line(cls, line: bytes) -> Answer:
+        data = loads(line)
+        if isinstance(data, dict) and set(data) == {"value"} and type(data["value"]) is int:
+            return cls(data["value"])
+        if (isinstance(data, dict) and set(data) == {"error", "message"} and data["error"] in cls.ERRORS
+                and isinstance(data["message"], str)):
+            return cls(error=data["error"], message=data["message"][:300])
+        raise ProtocolError("the judge's answer to a callback is not one")

@@ -36,7 +36,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
-from solitaire_ds.course.grader.messages import ProtocolError, Raised, Reply, Request, Target
+from solitaire_ds.course.grader.messages import Answer, Callback, ProtocolError, Reply, Request, Target
+from solitaire_ds.course.grader.random_source import MAX_DRAWS, RandomSources, RandrangeSource
+from solitaire_ds.course.grader.remote_error import RemoteError, remote_exception
 
 __all__ = [
     "Connection",
@@ -56,19 +58,6 @@ __all__ = [
 
 
 _SCALARS = frozenset({type(None), bool, int, float, str})
-
-
-class RemoteError(Exception):
-    """An exception the student's code raised in the worker (see :func:`remote_exception`).
-
-    ``raised`` holds it as data; ``where`` the place in the student's file, if known.
-    """
-
-    raised: Raised
-
-    @property
-    def where(self) -> str:
-        return str(self.raised.where) if self.raised.where is not None else ""
 
 
 def _stopped_base() -> type[BaseException]:
@@ -95,52 +84,6 @@ class WorkerStopped(_stopped_base()):  # type: ignore[misc]
         return self.message
 
 
-#: The judge's classes an exception's kinds map onto, by name (see the worker).
-def _known_classes() -> dict[str, type[BaseException]]:
-    from solitaire_ds.games.base import IllegalMove, OptionError
-    from solitaire_ds.structures.base import EmptyStructureError
-
-    known: dict[str, type[BaseException]] = {
-        "EmptyStructureError": EmptyStructureError, "IllegalMove": IllegalMove, "OptionError": OptionError,
-    }
-    for cls in (RecursionError, NotImplementedError, IndexError, KeyError, LookupError, ZeroDivisionError,
-                ArithmeticError, UnicodeError, ValueError, TypeError, AttributeError, NameError, AssertionError,
-                StopIteration, MemoryError, OSError, RuntimeError):
-        known[cls.__name__] = cls
-    return known
-
-
-_KNOWN: dict[str, type[BaseException]] = {}
-_MADE: dict[tuple[str, tuple[str, ...]], type[RemoteError]] = {}
-
-
-def remote_exception(raised: Raised) -> RemoteError:
-    """Return the exception to raise in the judge for ``raised``.
-
-    Its class has the student's exception's name and derives from the most specific judge
-    class among its kinds (SystemExit and KeyboardInterrupt are never re-raised as such:
-    they would stop the judge).
-
-    >>> error = remote_exception(Raised("EmptyStructureError", ("EmptyStructureError", "IndexError"), "pop"))
-    >>> from solitaire_ds.structures.base import EmptyStructureError
-    >>> isinstance(error, EmptyStructureError), isinstance(error, IndexError), type(error).__name__, str(error)
-    (True, True, 'EmptyStructureError', 'pop')
-    """
-    if not _KNOWN:
-        _KNOWN.update(_known_classes())
-    bases = [_KNOWN[k] for k in raised.kinds if k in _KNOWN]
-    chosen: list[type[BaseException]] = []
-    for base in bases:  # most specific first; keep the ones not already implied
-        if not any(issubclass(other, base) for other in chosen):
-            chosen.append(base)
-    key = (raised.type, tuple(c.__name__ for c in chosen))
-    if key not in _MADE:
-        _MADE[key] = type(raised.type, (*chosen, RemoteError), {"__module__": "student"})
-    error = _MADE[key](raised.message)
-    error.raised = raised
-    return error
-
-
 class Connection(ABC):
     """The judge's side of one worker: numbered requests, checked replies, decoded values."""
 
@@ -150,6 +93,8 @@ class Connection(ABC):
         self.generation = 0
         #: (class name, attribute) pairs known to be methods: their calls take one request.
         self.methods: set[tuple[str, str]] = set()
+        #: The judge's random sources the worker may draw from (see :meth:`answer`).
+        self.sources = RandomSources()
 
     @abstractmethod
     def exchange(self, request: Request) -> Reply:
@@ -178,10 +123,12 @@ class Connection(ABC):
 
     def forget(self) -> None:
         """Let the worker drop every object it keeps for the judge (between two tests)."""
+        self.sources.clear()
         self.ask("reset")
 
     def batch(self, requests: Sequence[Request]) -> list[Reply]:
-        """Do ``requests`` in one exchange; return their replies (up to the first that raised)."""
+        """Do ``requests`` in one exchange; return their replies, one per request, in order
+        (after one that raised where it was not expected, the rest are ``not_run``)."""
         reply = self.exchange(Request(next(self._ids), "batch", batch=tuple(requests)))
         return list(reply.results)
 
@@ -189,7 +136,19 @@ class Connection(ABC):
         """Return ``reply``'s decoded value, or raise the exception it reports."""
         if reply.raised is not None:
             raise remote_exception(reply.raised)
+        if reply.not_run:  # a check reads the one that raised first, and fails there
+            raise RuntimeError("not run: an earlier request of its batch raised")
         return self.decode(reply.value)
+
+    # -- the worker's questions ----------------------------------------------------------
+
+    def answer(self, call: Callback) -> Answer:
+        """Answer the worker's (already parsed) callback ``call`` from the judge's own sources;
+        raise :class:`WorkerStopped` when the worker keeps asking past every bound."""
+        answer = self.sources.answer(call)
+        if answer is None:
+            raise WorkerStopped(f"the code called randrange more than {2 * MAX_DRAWS:,} times")
+        return answer
 
     # -- values -------------------------------------------------------------------------
 
@@ -229,6 +188,8 @@ class Connection(ABC):
             return {"$deck": [value.codes(), [int(r) for r in value.ranks]]}
         if isinstance(value, ObjectProxy):
             return {"$ref": [value._ref_for(self), value._class]}
+        if kind is RandrangeSource and value.stub is not None:
+            return self.encode(value.stub)
         raise TypeError(f"cannot send a {kind.__name__} to the worker")
 
     def decode(self, data: Any) -> Any:
@@ -281,12 +242,15 @@ class LocalTransport(Connection):
         super().__init__()
         from solitaire_ds.course.grader.worker import Worker
 
-        self.worker = Worker(impl)
+        self.worker = Worker(impl, self._ask)
 
     def exchange(self, request: Request) -> Reply:
         reply = self.worker.handle(request)  # the judge's own request: no need to re-read it
-        batch = [r.id for r in request.batch]
-        return Reply.from_line(reply.to_line(), request.id, batch)
+        return Reply.from_line(reply.to_line(), request.id, request.batch, is_batch=request.op == "batch")
+
+    def _ask(self, call: Callback) -> Answer:
+        """The worker's callback, answered as over a pipe (the same lines both ways)."""
+        return Answer.from_line(self.answer(Callback.from_line(call.to_line())).to_line())
 
 
 class Iteration:
@@ -535,12 +499,15 @@ class Submission(str):
         assert isinstance(made, ObjectProxy)
         return made
 
-    def randrange_only(self, seed: int) -> ObjectProxy:
-        """Return a random source in the worker that offers ``randrange`` only, seeded with
-        ``seed`` (its ``draws`` attribute counts the calls)."""
-        made = self.connection().ask("new", None, "rng", (seed,))
+    def randrange_only(self, seed: int) -> RandrangeSource:
+        """Return the judge's random source seeded with ``seed`` (its ``draws`` count the calls),
+        with a stand-in in the worker that offers ``randrange`` only (see :class:`RandrangeSource`)."""
+        connection = self.connection()
+        source = RandrangeSource(seed)
+        made = connection.ask("new", None, "rng", (connection.sources.register(source),))
         assert isinstance(made, ObjectProxy)
-        return made
+        source.stub = made
+        return source
 
 
 class LocalSubmission(Submission):

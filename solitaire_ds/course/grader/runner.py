@@ -1,14 +1,18 @@
 """The runner: a submission's grade, from a judge process that never runs the student's code.
 
 Invariant: the runner never imports a submission, and no submission can change a
-verdict. For each submission it copies the student's files (regular files only, each at
-most :data:`MAX_FILE_BYTES`), writes each exercise's worker a copy of the package in which
-the graded modules are skeletons (no test, no judge inside), and starts one *judge*
-process: pytest with the contract tests, the instructor's tests and the judge plugin
-(:mod:`solitaire_ds.course.grader.judge`). The judge starts each exercise's *worker*
-in a sandbox (:mod:`solitaire_ds.course.grader.sandbox`), asks it for plain data, and
-writes a verdict per test to a file only the runner and the judge know. The runner reads
-that file with bounds (:class:`~solitaire_ds.course.grader.messages.Event`) and scores it.
+verdict. Before anything is graded it chooses the wall the students' code will run
+behind and sees it hold (:mod:`~solitaire_ds.course.grader.walls`); an instructor's run
+that finds none refuses. For each submission it copies the student's files (regular
+files only, each at most :data:`MAX_FILE_BYTES`), gives each exercise a folder of its own
+(the worker's copy of the package, in which the graded modules are skeletons, and the
+copy of the submission it is shown; behind a wall of user ids, readable by that
+exercise's id alone), and starts one *judge* process
+(:mod:`~solitaire_ds.course.grader.launch`): pytest with the contract tests, the
+instructor's tests and the judge plugin (:mod:`~solitaire_ds.course.grader.judge`). The
+judge starts each exercise's *worker* behind the wall, asks it for plain data, and
+reports a verdict per test over a pipe only it holds; the runner reads that report with
+bounds (:class:`~solitaire_ds.course.grader.events.Event`) and scores it.
 
 Limits are counted in CPU time of the workers (per test, per exercise, per submission:
 :class:`~solitaire_ds.course.results.Limits`), so a busy machine gives the same grade as
@@ -16,10 +20,16 @@ an idle one; a wall-clock limit on the judge is only a backstop against a fault 
 grader itself.
 
 The denominators come from collecting the tests, which the student's code cannot touch:
-the judge never imports it. Graded code that is the same as the reference's or another
-submission's of the same run, a graded class not written in the student's own file, and a
-structure kept in a Python list it grows item by item get notes for the instructor
+the judge never imports it. Graded code much like the reference's or another submission's
+of the same run, a graded class not written in the student's own file, and a structure kept
+in a Python list it grows item by item get notes for the instructor
 (:mod:`solitaire_ds.course.similarity`, :mod:`solitaire_ds.course.honesty`).
+
+No class run ends early: every step the runner takes for one submission outside the judge
+(copying, reading for the notes, comparing, naming) is bounded and a failure there is a
+note on that submission (or, for the comparison, on the class's rows); a submission the
+grader fails on altogether is a row of zeros that says why. Names that are not UTF-8 are
+written with ``\\xNN`` escapes.
 """
 
 from __future__ import annotations
@@ -28,11 +38,11 @@ import contextlib
 import dataclasses
 import hashlib
 import os
-import subprocess
-import sys
+import shutil
 import tempfile
+import threading
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
@@ -40,9 +50,10 @@ from pathlib import Path
 
 from solitaire_ds.course.catalog import EXERCISES, REPO_ROOT, Exercise, resolve_impl
 from solitaire_ds.course.config import Course
-from solitaire_ds.course.grader.messages import Event
+from solitaire_ds.course.grader.events import Event
+from solitaire_ds.course.grader.launch import JUDGE_INI, Interrupted, judge_arguments, run_judge, stop_all, stopping
 from solitaire_ds.course.grader.plan import JudgeConfig, exercise_number, test_name
-from solitaire_ds.course.grader.sandbox import Sandbox, find_sandbox, python_executable
+from solitaire_ds.course.grader.sandbox import TreeLimit
 from solitaire_ds.course.grader.scoring import (
     JudgeRun,
     collected_ids,
@@ -51,18 +62,30 @@ from solitaire_ds.course.grader.scoring import (
     portable,
     read_events,
 )
-from solitaire_ds.course.honesty import list_notes
-from solitaire_ds.course.markers import exercise_view, solution_view
+from solitaire_ds.course.grader.submission import (
+    MAX_FILE_BYTES,
+    compare,
+    copy_submission,
+    graded_names_of,
+    read_code,
+)
+from solitaire_ds.course.grader.users import UserIds, passable_temp
+from solitaire_ds.course.grader.walls import Guarded, Policy, Wall, WallError, choose_wall
+from solitaire_ds.course.markers import exercise_view
 from solitaire_ds.course.results import ExerciseResult, Limits, SubmissionResult
-from solitaire_ds.course.similarity import fingerprint, graded_names, similarity_notes
+from solitaire_ds.text import safe_name, safe_text
 
 __all__ = [
     "JUDGE_INI",
     "MAX_FILE_BYTES",
     "GradingError",
+    "Guarded",
+    "Interrupted",
     "JudgeRun",
     "Limits",
     "Reference",
+    "Wall",
+    "WallError",
     "available_exercises",
     "collected_ids",
     "contracts_dir",
@@ -71,18 +94,22 @@ __all__ = [
     "grade_many",
     "grade_submission",
     "graded_names_of",
+    "guarding",
     "judge_arguments",
     "read_events",
     "reference_tests",
-    "sandbox_or_why",
+    "stop_all",
+    "wall_for",
     "worker_files",
 ]
 
-#: The largest submission file the grader copies (a textbook answer is a few kB).
-MAX_FILE_BYTES = 1 << 20
-#: How long the judge may take on the wall clock, per exercise, before the runner gives up
-#: on it (a backstop against a fault of the grader: the limits that decide are CPU time).
-_JUDGE_WALL_PER_EXERCISE = 600.0
+#: How long the judge itself may take on the wall clock beyond waiting for its workers (starting
+#: pytest and Hypothesis, collecting, checking): a backstop against a fault of the grader, added
+#: to the submission's own wall-clock ceiling (``Limits.submission_wall_seconds``), which is
+#: what ends a submission whose code keeps the judge waiting.
+_JUDGE_OWN_WALL = 180.0
+#: Where the runner's user ids come from (made when a run needs them).
+_USERS: list[UserIds] = []
 
 
 class GradingError(Exception):
@@ -123,28 +150,16 @@ def available_exercises(numbers: Iterable[int] | None = None) -> list[Exercise]:
     ]
 
 
-def sandbox_or_why(required: bool = False) -> Sandbox | str:
-    """Return the sandbox to grade in, or why there is none; raise if one is ``required``."""
-    sandbox, why = find_sandbox()
-    if sandbox is not None:
-        return sandbox
-    if required:
-        raise GradingError(f"no sandbox, and --require-sandbox was given: {why}")
-    return why
+def wall_for(policy: Policy, guarded: Guarded | None = None) -> Wall:
+    """Return the wall to grade behind (:func:`~solitaire_ds.course.grader.walls.choose_wall`);
+    raise :class:`GradingError` with its one line when ``policy`` asks for a wall and none holds."""
+    try:
+        return choose_wall(policy, guarded)
+    except WallError as exc:
+        raise GradingError(str(exc)) from None
 
 
 # -- the package as graders and workers see it ----------------------------------------------
-
-
-@cache
-def _package_source(relpath: str) -> str:
-    return (REPO_ROOT / "solitaire_ds" / relpath).read_text(encoding="utf-8")
-
-
-@cache
-def graded_names_of(ex: Exercise) -> tuple[str, ...]:
-    """Return the classes and functions a submission must write itself for ``ex``."""
-    return tuple(graded_names(_package_source(ex.relpath), f"solitaire_ds/{ex.relpath}"))
 
 
 #: What of the course a worker holds: the worker, its messages, and the module loader.
@@ -185,103 +200,17 @@ def _write_files(folder: Path, files: Iterable[tuple[str, bytes]]) -> None:
         target = folder / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
+
+
+def _seal(folder: Path, group: int | None) -> None:
+    """Make ``folder`` read-only: for everybody (``group`` None), or for root and ``group`` alone."""
     for path in [folder, *folder.rglob("*")]:
-        path.chmod(0o555 if path.is_dir() else 0o444)
-
-
-def copy_submission(folder: Path, exercises: Sequence[Exercise], into: Path) -> tuple[Path, dict[int, str]]:
-    """Copy each exercise's file of ``folder`` into ``into``; return it and why files were left out.
-
-    Only regular files inside ``folder`` are copied (a link that leads out of it, to the
-    reference or a classmate's work, is refused), at most :data:`MAX_FILE_BYTES` each; the
-    original folder is only read. The copy is what the workers see, read-only.
-    """
-    problems: dict[int, str] = {}
-    root = folder.resolve()
-    into.mkdir(parents=True)
-    for ex in exercises:
-        source = folder / ex.relpath
-        real = Path(os.path.realpath(source))
-        if not source.is_file():
-            problems[ex.number] = f"{ex.relpath} is missing"
-        elif real != root / ex.relpath:  # a link somewhere on the way
-            problems[ex.number] = f"{ex.relpath} is a link to another file; submit the file itself"
-        elif real.stat().st_size > MAX_FILE_BYTES:
-            problems[ex.number] = f"{ex.relpath} is larger than {MAX_FILE_BYTES >> 20} MB"
+        if group is None:
+            path.chmod(0o555 if path.is_dir() else 0o444)
         else:
-            target = into / ex.relpath
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with open(real, "rb") as original:
-                target.write_bytes(original.read(MAX_FILE_BYTES + 1)[:MAX_FILE_BYTES])
-    for path in [into, *into.rglob("*")]:
-        path.chmod(0o555 if path.is_dir() else 0o444)
-    return into, problems
+            os.chown(path, 0, group, follow_symlinks=False)
+            path.chmod(0o550 if path.is_dir() else 0o440)
 
-
-# -- the judge process ------------------------------------------------------------------------
-
-
-
-def _judge_environment() -> dict[str, str]:
-    """The judge's environment: the grader's own, without options meant for other test runs."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("PYTEST_", "HYPOTHESIS", "SOLITAIRE_DS", "COV_")) and k != "PYTHONPATH"}
-    env.update({"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTHONHASHSEED": "0", "PYTHONDONTWRITEBYTECODE": "1"})
-    return env
-
-
-#: The judge's pytest settings: none (the contract tests name their own ids, in plain words).
-JUDGE_INI = "[pytest]\n"
-
-
-def judge_arguments(files: Sequence[str], config: Path, ini: Path, collect_only: bool = False) -> list[str]:
-    """Return pytest's arguments for a judge run of the test ``files`` with the judge ``config``."""
-    return [
-        *files,
-        "-c", str(ini),
-        "--rootdir", str(REPO_ROOT),
-        "-p", "solitaire_ds.course.grader.judge",
-        "-p", "_hypothesis_pytestplugin",
-        "-p", "no:cacheprovider",
-        "-p", "no:terminal",  # the results file is the only report
-        "--assert=plain",  # every contract assert says its own words: no rewriting to pay for
-        "--grader-config", str(config),
-        "--continue-on-collection-errors",
-        *(["--collect-only"] if collect_only else []),
-    ]  # fmt: skip
-
-
-def _run_judge(files: Sequence[str], config: JudgeConfig, tmp: Path, wall: float,
-               collect_only: bool = False) -> JudgeRun:
-    """Run one judge process on ``files``; return what it reported."""
-    path = tmp / "judge.json"
-    config.write(path)
-    ini = tmp / "judge.ini"
-    ini.write_text(JUDGE_INI, encoding="utf-8")
-    output = tmp / "judge-output.txt"
-    command = [sys.executable, "-m", "pytest", *judge_arguments(files, path, ini, collect_only)]
-    timed_out = False
-    with open(output, "wb") as out:
-        process = subprocess.Popen(command, cwd=tmp, env=_judge_environment(), stdin=subprocess.DEVNULL,
-                                   stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = time.monotonic() + wall
-        while True:
-            pid, status, usage = os.wait4(process.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                timed_out = True
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(process.pid, 9)
-                _, status, usage = os.wait4(process.pid, 0)
-                break
-            time.sleep(0.02)
-        process.returncode = os.waitstatus_to_exitcode(status)
-    events, unreadable = read_events(config.results)
-    workers = next((sum(e.cpus.values()) for e in events if e.kind == "end"), 0.0)
-    tail = output.read_bytes()[-3000:].decode("utf-8", "replace")
-    return JudgeRun(events, process.returncode, usage.ru_utime + usage.ru_stime + workers, tail, timed_out,
-                     unreadable)
 
 
 
@@ -309,7 +238,7 @@ def reference_tests(
         with tempfile.TemporaryDirectory(prefix="solitaire-ds-collect-") as tmp:
             files = _test_files(missing, course, Path(tmp))
             config = JudgeConfig(results=Path(tmp) / "results.jsonl", limits=limits or Limits(), graded={})
-            run = _run_judge(files, config, Path(tmp), wall=300.0, collect_only=True)
+            run = run_judge(files, config, Path(tmp), wall=300.0, collect_only=True)
         ids = next((list(e.ids) for e in run.events if e.kind == "collected"), None)
         if ids is None:
             raise GradingError(f"collecting the contract tests failed: {last_line(run.output)}")
@@ -351,17 +280,50 @@ def grade_submission(
     exercises: Sequence[Exercise] | None = None,
     limits: Limits | None = None,
     reference: Reference | None = None,
-    require_sandbox: bool = False,
+    sandbox: Policy = "best",
     course: Course | None = None,
+    guarded: Guarded | None = None,
+    secret: bytes | None = None,
 ) -> SubmissionResult:
     """Grade the folder ``path`` on ``exercises`` (every available one when omitted).
 
     ``course`` sets the points, the test weights and the instructor's own tests (the
-    shipped default when omitted). Raise :class:`GradingError` when the folder does not
-    exist or the grader cannot run, or, with ``require_sandbox``, when there is no
-    sandbox to run it in.
+    shipped default when omitted). ``sandbox`` says which wall to grade behind: the best
+    there is (``"best"``, what ``check`` uses), a wall or a refusal (``"required"``), or none
+    (``"none"``). The games' tests draw decks for the submission's files with the key
+    ``secret`` (the public key when None, as ``check`` does). Raise :class:`GradingError`
+    when the folder does not exist, the grader cannot run, or no wall holds where one is
+    required.
     """
-    return _grade(path, exercises, limits, reference, require_sandbox, course or Course())[0]
+    stopping(clear=True)
+    wall = wall_for(sandbox, guarding([path], guarded))
+    with _user_ids(wall, 1) as users:
+        return _grade(path, exercises, limits, reference, wall, course or Course(), users, secret)[0]
+
+
+@contextlib.contextmanager
+def _user_ids(wall: Wall, judges: int) -> Iterator[list[int]]:
+    """Hold two user ids per judge that may run at once (none unless ``wall`` uses them)."""
+    if not wall.users:
+        yield []
+        return
+    if not _USERS:
+        _USERS.append(UserIds(wall.python))
+    try:
+        taken = _USERS[0].take(2 * judges)
+    except OSError as exc:
+        raise GradingError(f"cannot grade as user ids of their own: {exc}") from None
+    try:
+        yield taken
+    finally:
+        _USERS[0].give_back(taken)
+
+
+def guarding(paths: Sequence[str | Path], guarded: Guarded | None) -> Guarded:
+    """``guarded``, with the submission folders among what a worker must not read."""
+    guarded = guarded or Guarded()
+    folders = tuple(Path(p).resolve() for p in paths)
+    return Guarded(guarded.private + folders, guarded.trusted)
 
 
 def _grade(
@@ -369,13 +331,16 @@ def _grade(
     exercises: Sequence[Exercise] | None,
     limits: Limits | None,
     reference: Reference | None,
-    require_sandbox: bool,
+    wall: Wall,
     course: Course,
-) -> tuple[SubmissionResult, dict[int, str | None]]:
-    """Grade one folder; return its result and the fingerprint of each exercise's graded code."""
+    users: Sequence[int] = (),
+    secret: bytes | None = None,
+) -> tuple[SubmissionResult, dict[int, frozenset[int]]]:
+    """Grade one folder behind ``wall`` (workers as ``users``, two ids taking turns by exercise),
+    the games on decks drawn with ``secret``; return its result and the shingles of each
+    exercise's own graded code."""
     started = time.monotonic()
     limits = limits or Limits()
-    sandbox = sandbox_or_why(require_sandbox)
     try:
         folder = resolve_impl(str(path))
     except Exception as exc:
@@ -389,18 +354,17 @@ def _grade(
     available = {ex.number for ex in available_exercises()}
     runnable = [ex for ex in exercises if ex.number in available]
     notes: list[str] = []
-    prints: dict[int, str | None] = {}
-    with tempfile.TemporaryDirectory(prefix="solitaire-ds-grade-") as name:
+    with tempfile.TemporaryDirectory(prefix="solitaire-ds-grade-", dir=passable_temp() if wall.users else None) as name:
         tmp = Path(name)
-        copy, problems = copy_submission(folder, runnable, tmp / "submission")
+        own_folder = tmp / "judge"  # the judge's alone, whatever the wall
+        own_folder.mkdir(mode=0o700)
+        if wall.users:
+            tmp.chmod(0o711)  # workers' user ids may pass through to their own folders, and list nothing
+        copy, problems, copied = copy_submission(folder, runnable, own_folder / "submission")
+        notes.extend(copied)
         to_run = [ex for ex in runnable if ex.number not in problems]
-        for ex in to_run:
-            text = _text(copy / ex.relpath)
-            prints[ex.number] = fingerprint(text, graded_names_of(ex))
-            notes.extend(f"exercise {ex.number}: {note}" for note in list_notes(text, ex.relpath))
-        run = _judge(to_run, copy, tmp, limits, sandbox, course) if to_run else None
-    if isinstance(sandbox, str):
-        notes.insert(0, f"graded without a sandbox: {sandbox}")
+        own = read_code(copy, to_run, notes)
+        run = _judge(to_run, copy, tmp, limits, wall, course, users, secret) if to_run else None
     collected = reference.tests if reference is not None else collected_ids(run, exercises)
     results = []
     for ex in exercises:
@@ -416,29 +380,54 @@ def _grade(
     if run is not None and run.unreadable:
         notes.append(f"the judge's report had {run.unreadable} unreadable lines (the grade counts the others)")
     seconds = round(time.monotonic() - started, 2)
-    name_of = Path(path).name or str(path)
+    name_of = safe_name(Path(path).name or str(path))  # a folder's name may not be UTF-8
     cpu = round(run.cpu, 2) if run is not None else 0.0
-    return SubmissionResult(name_of, str(path), tuple(results), tuple(notes), seconds, cpu), prints
+    return SubmissionResult(name_of, safe_name(str(path), 2000), tuple(results), tuple(notes), seconds, cpu,
+                            sandbox=wall.describe()), own
 
 
 def _judge(exercises: Sequence[Exercise], submission: Path, tmp: Path, limits: Limits,
-           sandbox: Sandbox | str, course: Course) -> JudgeRun:
-    """Run the judge on ``exercises`` of the copied ``submission``; return its report."""
-    code = {}
-    for ex in exercises:
-        code[ex.number] = tmp / "code" / f"ex{ex.number:02d}"
+           wall: Wall, course: Course, users: Sequence[int], secret: bytes | None = None) -> JudgeRun:
+    """Run the judge on ``exercises`` of the copied ``submission``; return its report.
+
+    Each exercise gets a folder of its own in ``tmp``: its worker's copy of the package, the
+    copy of the submission it is shown, and its working folder. Behind a wall of user ids
+    (two, taking turns, so that the next exercise's worker can start while one ends), the
+    first two are readable by root and that exercise's id alone, and the working folder is
+    the id's own.
+    """
+    own = tmp / "judge"
+    code, shown, scratch, uid_of = {}, {}, {}, {}
+    for index, ex in enumerate(exercises):
+        folder = tmp / f"ex{ex.number:02d}"
+        folder.mkdir()
+        code[ex.number], scratch[ex.number] = folder / "code", folder / "scratch"
         _write_files(code[ex.number], worker_files(ex))
-    scratch = tmp / "scratch"
-    scratch.mkdir()
+        scratch[ex.number].mkdir()
+        if wall.users:
+            uid = uid_of[ex.number] = users[index % 2]
+            shown[ex.number] = folder / "submission"
+            shutil.copytree(submission, shown[ex.number])
+            for part in (code[ex.number], shown[ex.number]):
+                _seal(part, uid)
+            os.chown(folder, 0, uid)
+            folder.chmod(0o750)
+            os.chown(scratch[ex.number], uid, uid)
+            scratch[ex.number].chmod(0o700)
+        else:
+            shown[ex.number] = submission
+            _seal(code[ex.number], None)
+    if not wall.users:
+        _seal(submission, None)
     config = JudgeConfig(
-        results=tmp / "results.jsonl", limits=limits, graded={ex.number: list(graded_names_of(ex)) for ex in exercises},
-        python=python_executable(), submission=submission, scratch=scratch, code=code,
-        sandbox=sandbox.bwrap if isinstance(sandbox, Sandbox) else None,
+        results=own / "results.jsonl", limits=limits, graded={ex.number: list(graded_names_of(ex)) for ex in exercises},
+        submission=submission, code=code, shown=shown, scratch=scratch, users=uid_of, logs=own,
+        wall=wall.to_json(), secret=(secret or b"").hex(),
     )
-    before = _package_digest() if not isinstance(sandbox, Sandbox) else ""
-    wall = 120.0 + _JUDGE_WALL_PER_EXERCISE * len(exercises)
-    run = _run_judge(_test_files(exercises, course, tmp), config, tmp, wall)
-    if before and _package_digest() != before:  # only possible without a sandbox
+    before = _package_digest() if wall.kind == "none" else ""
+    backstop = limits.submission_wall_seconds + _JUDGE_OWN_WALL
+    run = run_judge(_test_files(exercises, course, own), config, own, backstop)
+    if before and _package_digest() != before:  # only possible without a wall
         run.events = [e for e in run.events if e.kind in ("collected", "end")] + [
             Event("broken", exercise=ex.number, message="not graded: the grader's own files changed while "
                   "this submission was graded") for ex in exercises]
@@ -456,67 +445,93 @@ def _package_digest() -> str:
 
 
 
-def _text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return ""
-
-
 def grade_many(
     paths: Sequence[str | Path],
     exercises: Sequence[Exercise] | None = None,
     limits: Limits | None = None,
     jobs: int = 1,
     progress: Callable[[SubmissionResult], None] | None = None,
-    require_sandbox: bool = False,
+    sandbox: Policy | Wall = "required",
     course: Course | None = None,
+    guarded: Guarded | None = None,
+    secret: bytes | None = None,
 ) -> list[SubmissionResult]:
     """Grade each folder of ``paths`` with up to ``jobs`` running at once; keep their order.
 
-    Graded code that is the same (names and formatting aside) as the reference solution's
-    or as another submission's of this run gets a note; the scores do not change. A
-    ``course`` whose weight groups match none of their exercise's tests raises
+    The wall is chosen once, before anything is graded (``sandbox``: a wall already chosen,
+    or a policy as for :func:`grade_submission`; an instructor's run requires one), with the
+    folders of ``paths`` and ``guarded`` among what a worker must not reach. Graded code much
+    like (names, comments and layout aside) the reference solution's or another submission's
+    of this run gets a note with the figure
+    (:func:`~solitaire_ds.course.similarity.similarity_notes`); the scores do not change. A
+    submission the grader fails on is a row of zeros that says why, and the others are
+    graded. A ``course`` whose weight groups match none of their exercise's tests raises
     :class:`~solitaire_ds.course.config.CourseError`, and an instructor test file that does
-    not import :class:`GradingError`, before anything is graded.
+    not import :class:`GradingError`, before anything is graded. ``secret`` is the key of the
+    decks drawn for each submission (see :func:`grade_submission`). Ctrl-C or SIGTERM
+    (:func:`stop_all`) ends every judge, worker and sandbox of the run before it returns.
     """
     limits = limits or Limits()
     course = course or Course()
     if exercises is None:
         exercises = available_exercises()
-    sandbox_or_why(require_sandbox)
+    stopping(clear=True)
+    TreeLimit.remove_orphans()
+    wall = sandbox if isinstance(sandbox, Wall) else wall_for(sandbox, guarding(paths, guarded))
     reference = reference_tests(exercises, limits, course)
     course.check_groups({n: [test_name(i) for i in ids] for n, ids in reference.tests.items()})
+    workers = max(1, min(jobs, len(paths)))
+    with _user_ids(wall, workers) as users:
+        turns: list[list[int]] = [users[2 * k:2 * k + 2] for k in range(workers)]
+        free = list(range(workers))
+        free_lock = threading.Lock()
 
-    def one(path: str | Path) -> tuple[SubmissionResult, dict[int, str | None]]:
-        graded = _grade(path, exercises, limits, reference, require_sandbox, course)
-        if progress is not None:
-            progress(graded[0])
-        return graded
+        def one(path: str | Path) -> tuple[SubmissionResult, dict[int, frozenset[int]]]:
+            with free_lock:
+                slot = free.pop()
+            try:
+                graded = _grade(path, exercises, limits, reference, wall, course, turns[slot] if users else [],
+                                secret)
+            except (Exception, Interrupted) as exc:  # one submission's failure is its own row, never the run's end
+                if isinstance(exc, Interrupted) or stopping():
+                    raise
+                graded = _not_graded(path, exercises, reference, course, exc, wall), {}
+            finally:
+                with free_lock:
+                    free.append(slot)
+            if progress is not None:
+                with contextlib.suppress(Exception):
+                    progress(graded[0])
+            return graded
 
-    if jobs <= 1 or len(paths) <= 1:
-        done = [one(p) for p in paths]
-    else:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            done = list(pool.map(one, paths))
+        if workers == 1:
+            done = [one(p) for p in paths]  # a judge run from here is ended by run_judge itself
+        else:
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                futures = [pool.submit(one, p) for p in paths]
+                try:
+                    done = [future.result() for future in futures]
+                except BaseException:  # Ctrl-C, SIGTERM, or a failure of the grader
+                    stop_all()  # every judge ends its workers; nothing of the run stays behind
+                    pool.shutdown(wait=True, cancel_futures=True)  # before the ids are given back
+                    raise
     keys = [f"{result.name} ({result.path})" if [r.name for r, _ in done].count(result.name) > 1 else result.name
             for result, _ in done]
-    notes = similarity_notes({key: prints for key, (_, prints) in zip(keys, done, strict=True)},
-                             *_reference_prints(exercises))
-    return [dataclasses.replace(result, notes=(*result.notes, *notes[key]))
+    notes = compare({key: own for key, (_, own) in zip(keys, done, strict=True)}, exercises)
+    return [dataclasses.replace(result, notes=(*result.notes, *notes.get(key, ())))
             for key, (result, _) in zip(keys, done, strict=True)]
 
 
-def _reference_prints(exercises: Sequence[Exercise]) -> tuple[dict[int, str | None], dict[int, str | None]]:
-    """Return the fingerprints of the reference's graded code and of the skeleton's, by exercise."""
-    reference, skeleton = {}, {}
-    for ex in exercises:
-        rel = f"solitaire_ds/{ex.relpath}"
-        source = _package_source(ex.relpath)
-        names = graded_names_of(ex)
-        reference[ex.number] = fingerprint(solution_view(source, rel), names)
-        skeleton[ex.number] = fingerprint(exercise_view(source, rel), names)
-    return reference, skeleton
+def _not_graded(path: str | Path, exercises: Sequence[Exercise], reference: Reference, course: Course,
+                exc: Exception, wall: Wall) -> SubmissionResult:
+    """The row of a submission the grader failed on: each exercise 0, saying why."""
+    what = safe_text(str(exc), 300, newlines=False)
+    why = f"not graded: the grader failed on this submission ({type(exc).__name__}: {what})"
+    available = {ex.number for ex in available_exercises()}
+    results = tuple(ExerciseResult(course.exercise(ex), 0, len(reference.tests.get(ex.number, ())), reason=why)
+                    for ex in exercises if ex.number in available)
+    return SubmissionResult(safe_name(Path(path).name or str(path)), safe_name(str(path), 2000), results, (why,),
+                            sandbox=wall.describe())
 
 
 def own_cpu() -> float:

@@ -1,10 +1,12 @@
-"""The wall around each worker: an OS sandbox, one cap on its whole process tree, its CPU time.
+"""bubblewrap's sandbox around a worker, one cap on its whole process tree, its CPU time.
 
-Invariant: where :func:`find_sandbox` finds a working bubblewrap (``bwrap``, the sandbox
-Flatpak uses), every worker the judge starts runs inside one of its own, built by
+Invariant: where the wall chosen for a run is bubblewrap's (``bwrap``, the sandbox Flatpak
+uses; :mod:`~solitaire_ds.course.grader.walls` chooses it when :func:`find_sandbox` finds one
+that works), every worker the judge starts runs inside one of its own, built by
 :meth:`Sandbox.command`:
 
-* its own user (uid and gid 65534, "nobody", never root), no capabilities;
+* its own user (uid and gid 65534, "nobody", inside; outside, when the grader is root, a
+  user id of its own that bubblewrap itself runs as), no capabilities;
 * no network, and its own PID, IPC and UTS namespaces: when the worker ends (or the
   judge does) every process it started ends too;
 * a private, empty ``/tmp`` and working folder, gone with the sandbox;
@@ -18,9 +20,11 @@ Flatpak uses), every worker the judge starts runs inside one of its own, built b
 
 A :class:`TreeLimit` (a cgroup, where the grader may make one) caps the memory and the
 number of processes of the worker and everything it starts, together, and counts their
-CPU time; :func:`tree_cpu` counts it from ``/proc`` where there is no cgroup. Where the
-sandbox or the cgroup is missing, grading goes on with the per-process limits only, and
-the runner says so.
+CPU time; :func:`tree_cpu` counts it from ``/proc`` where there is no cgroup. Where there is
+none, the per-process limits and ``RLIMIT_NPROC`` still bound the tree, and every result
+says so (:meth:`~solitaire_ds.course.grader.walls.Wall.describe`). A judge that ends however
+it ends has its workers' cgroups removed (:meth:`TreeLimit.remove_leftovers`), and each run
+first removes those of judges no longer running (:meth:`TreeLimit.remove_orphans`).
 
 >>> Sandbox("/usr/bin/bwrap").command(["python3", "-V"], code=Path("/g"), submission=Path("/s"))[:3]
 ['/usr/bin/bwrap', '--unshare-all', '--unshare-user']
@@ -29,14 +33,14 @@ the runner says so.
 from __future__ import annotations
 
 import contextlib
+import io
+import json
 import os
 import secrets
 import shutil
 import signal
-import site
 import subprocess
 import sys
-import sysconfig
 import time
 from dataclasses import dataclass
 from functools import cache
@@ -45,9 +49,11 @@ from pathlib import Path
 __all__ = [
     "CODE_MOUNT",
     "SUBMISSION_MOUNT",
+    "Interpreter",
     "Sandbox",
     "TreeLimit",
     "find_sandbox",
+    "interpreter",
     "python_dirs",
     "python_executable",
     "tree_cpu",
@@ -70,40 +76,70 @@ def python_executable() -> str:
     return os.path.realpath(getattr(sys, "_base_executable", None) or sys.executable)
 
 
-def python_dirs() -> tuple[list[Path], list[Path]]:
-    """Return the folders the worker's Python needs, and the package folders under them to hide.
+@dataclass(frozen=True)
+class Interpreter:
+    """A Python installation as a sandbox must show it: its folders, and the package folders under them."""
 
-    The first list holds the base installation's prefixes and the folder of its
-    executable (never a virtual environment, never ``/``); the second every
-    ``site-packages`` (or Debian ``dist-packages``) folder of that installation that
-    exists: the sandbox shows them empty.
+    #: The installation's prefixes and the folder of its executable (never a virtual environment, never ``/``).
+    folders: tuple[Path, ...]
+    #: Every ``site-packages`` (or Debian ``dist-packages``) folder of it that exists: shown empty.
+    hidden: tuple[Path, ...]
 
-    Runtime complexity: O(number of folders).
+
+_WHERE = """import json, os, site, sys, sysconfig
+prefixes = [sys.base_prefix, sys.base_exec_prefix]
+sites = list(site.getsitepackages(prefixes))
+for prefix in prefixes:
+    paths = sysconfig.get_paths(vars={"base": prefix, "platbase": prefix})
+    sites += [paths["purelib"], paths["platlib"]]
+print(json.dumps([[*prefixes, os.path.dirname(os.path.realpath(sys.executable))], sites]))
+"""
+
+
+@cache
+def interpreter(python: str | None = None) -> Interpreter:
+    """Return the folders of the interpreter ``python`` (this one by default) and the package
+    folders to hide under them; another interpreter is asked once, the answer cached.
+
+    Runtime complexity: one short child process for another interpreter, O(folders) for this one.
     """
-    base = [sys.base_prefix, sys.base_exec_prefix, os.path.dirname(python_executable())]
+    if python is None or os.path.realpath(python) == python_executable():
+        namespace: dict[str, object] = {}
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            exec(_WHERE, namespace)  # the same code, in this process
+        base, candidates = json.loads(out.getvalue())
+    else:
+        done = subprocess.run([python, "-S", "-c", _WHERE], capture_output=True, text=True, timeout=60, check=True,
+                              env={"PATH": "/usr/bin:/bin"})
+        base, candidates = json.loads(done.stdout)
     found: list[Path] = []
     for entry in base:
         path = Path(entry).resolve()
         if path.is_dir() and path != Path("/") and path not in found:
             found.append(path)
-    prefixes = [sys.base_prefix, sys.base_exec_prefix]
-    candidates = list(site.getsitepackages(prefixes))
-    for prefix in prefixes:
-        paths = sysconfig.get_paths(vars={"base": prefix, "platbase": prefix})
-        candidates += [paths["purelib"], paths["platlib"]]
     hidden: list[Path] = []
     for entry in candidates:
         path = Path(entry).resolve()
         if path.is_dir() and path not in hidden and any(path.is_relative_to(f) or f == Path("/usr") for f in found):
             hidden.append(path)
-    return found, hidden
+    return Interpreter(tuple(found), tuple(hidden))
+
+
+def python_dirs() -> tuple[list[Path], list[Path]]:
+    """Return this interpreter's folders and the package folders under them (see :class:`Interpreter`).
+
+    Runtime complexity: O(number of folders).
+    """
+    found = interpreter()
+    return list(found.folders), list(found.hidden)
 
 
 @dataclass(frozen=True)
 class Sandbox:
-    """A working bubblewrap: where it is, and how a worker's command is wrapped in it."""
+    """A working bubblewrap: where it is, the interpreter it shows, and how a worker's command is wrapped in it."""
 
     bwrap: str
+    python: str = ""  # the worker's interpreter (this one when empty): its installation is shown read-only
 
     def command(self, argv: list[str], *, code: Path, submission: Path | None) -> list[str]:
         """Return ``argv`` wrapped so that it runs in a fresh sandbox (see the module's invariant).
@@ -128,7 +164,8 @@ class Sandbox:
         for file in ("/etc/ld.so.cache", "/etc/localtime"):
             wrapped += ["--ro-bind-try", file, file]
         wrapped += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
-        folders, hidden = python_dirs()
+        found = interpreter(self.python or None)
+        folders, hidden = found.folders, found.hidden
         for folder in folders:
             if not folder.is_relative_to("/usr"):
                 wrapped += ["--ro-bind", str(folder), str(folder)]
@@ -253,30 +290,68 @@ class TreeLimit:
 
     def close(self) -> None:
         """Kill every process still in the cgroup, read its CPU time a last time, and remove it."""
-        for _attempt in range(50):
-            alive = False
-            for folder in self._dirs:
-                with contextlib.suppress(OSError):
-                    for pid in (folder / "cgroup.procs").read_text().split():
-                        alive = True
-                        with contextlib.suppress(OSError):
-                            os.kill(int(pid), signal.SIGKILL)
-            if not alive:
-                break
-            time.sleep(0.02)
+        _empty(self._dirs)
         self.cpu()  # the last reading stays available after the cgroup is gone
-        for folder in reversed(self._dirs):
-            for _attempt in range(50):
-                try:
-                    folder.rmdir()
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    time.sleep(0.02)
+        _remove(self._dirs)
         self._dirs = []
         self._procs = []
         self._cpu_file = None
+
+    @staticmethod
+    def remove_orphans() -> None:
+        """Remove the cgroups of judges that are no longer running (``solitaire-ds-PID-...`` whose
+        process is gone): what a judge killed with its runner, by a machine's OOM killer say, left."""
+        for controller in ("", "memory", "pids", "cpuacct"):
+            parent = _own_cgroup(controller)
+            if parent is None:
+                continue
+            with contextlib.suppress(OSError):
+                for entry in parent.iterdir():
+                    pid = entry.name.split("-")[2] if entry.name.startswith("solitaire-ds-") else ""
+                    if pid.isdigit() and not os.path.exists(f"/proc/{pid}"):
+                        TreeLimit.remove_leftovers(f"solitaire-ds-{pid}-")
+
+    @staticmethod
+    def remove_leftovers(prefix: str) -> None:
+        """Kill the processes of, and remove, every cgroup of this process's parents whose name starts
+        with ``prefix`` (``solitaire-ds-PID-``: those a judge that has ended made for its workers)."""
+        found: list[Path] = []
+        for controller in ("", "memory", "pids", "cpuacct"):
+            parent = _own_cgroup(controller)
+            if parent is None:
+                continue
+            with contextlib.suppress(OSError):
+                found += [entry for entry in parent.iterdir() if entry.name.startswith(prefix) and entry.is_dir()]
+        if found:
+            _empty(found)
+            _remove(found)
+
+
+def _empty(folders: list[Path]) -> None:
+    """Kill every process in the cgroups ``folders``, until none is left (about a second at most)."""
+    for _attempt in range(50):
+        alive = False
+        for folder in folders:
+            with contextlib.suppress(OSError):
+                for pid in (folder / "cgroup.procs").read_text().split():
+                    alive = True
+                    with contextlib.suppress(OSError):
+                        os.kill(int(pid), signal.SIGKILL)
+        if not alive:
+            break
+        time.sleep(0.02)
+
+
+def _remove(folders: list[Path]) -> None:
+    for folder in reversed(folders):
+        for _attempt in range(50):
+            try:
+                folder.rmdir()
+                break
+            except FileNotFoundError:
+                break
+            except OSError:
+                time.sleep(0.02)
 
 
 def tree_cpu(root: int) -> float:

@@ -13,11 +13,12 @@ from pathlib import Path
 
 from solitaire_ds.course.catalog import Exercise
 from solitaire_ds.course.config import Course
-from solitaire_ds.course.grader.messages import Event, ProtocolError
+from solitaire_ds.course.grader.events import Event
+from solitaire_ds.course.grader.messages import ProtocolError
 from solitaire_ds.course.grader.plan import exercise_number, test_name
 from solitaire_ds.course.results import ExerciseResult, Failure, Limits, TestOutcome
 
-__all__ = ["JudgeRun", "collected_ids", "exercise_score", "last_line", "portable", "read_events"]
+__all__ = ["JudgeRun", "collected_ids", "exercise_score", "last_line", "portable", "read_event_lines", "read_events"]
 
 
 @dataclass
@@ -41,6 +42,19 @@ def read_events(path: Path) -> tuple[list[Event], int]:
         data = path.read_bytes()
     except OSError:
         return [], 0
+    return read_event_lines(data)
+
+
+def read_event_lines(data: bytes) -> tuple[list[Event], int]:
+    """Return the events of a judge's report, and how many of its lines were not events.
+
+    Never raises: an unreadable line is counted and skipped; a last line without its newline
+    was cut short and is left out.
+
+    >>> events, bad = read_event_lines(b'{"kind": "begin", "exercise": 1}\\nnot an event\\n{"kind"')
+    >>> [(e.kind, e.exercise) for e in events], bad
+    ([('begin', 1)], 1)
+    """
     events: list[Event] = []
     bad = 0
     for line in data.split(b"\n")[:-1]:  # a last line without its newline was cut short
@@ -85,6 +99,7 @@ def exercise_score(course: Course, ex: Exercise, ids: tuple[str, ...], run: Judg
     """Score exercise ``ex`` from the judge's report."""
     ex = course.exercise(ex)
     cpu = next((e.cpus.get(ex.number, 0.0) for e in run.events if e.kind == "end"), 0.0)
+    wall = next((e.walls.get(ex.number, 0.0) for e in run.events if e.kind == "end"), 0.0)
     for event in run.events:
         if event.kind == "broken" and event.exercise == ex.number:
             return ExerciseResult(ex, 0, len(ids), reason=event.message, cpu=cpu)
@@ -104,10 +119,12 @@ def exercise_score(course: Course, ex: Exercise, ids: tuple[str, ...], run: Judg
         else:
             ok, message = found.ok, found.message if not found.ok else ""
         tests.append(TestOutcome(name, ok, message, course.weight_of(ex.number, name),
-                                 cpu=found.cpu if found is not None else 0.0))
+                                 cpu=found.cpu if found is not None else 0.0,
+                                 wall=found.wall if found is not None else 0.0))
         if not ok and (found is None or found.ran):
             failures.append(Failure(name, message or "failed"))
     if not failures and not all(t.passed for t in tests):
         failures.append(Failure("(not run)", next(t.message for t in tests if not t.passed)))
     passed = sum(t.passed for t in tests)
-    return ExerciseResult(ex, passed, len(ids), failures=tuple(failures[:5]), tests=tuple(tests), cpu=round(cpu, 2))
+    return ExerciseResult(ex, passed, len(ids), failures=tuple(failures[:5]), tests=tuple(tests), cpu=round(cpu, 2),
+                          wall=round(wall, 2))

@@ -29,12 +29,24 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from solitaire_ds.course.grader.messages import MAX_DEPTH, MAX_TEXT, Raised, Reply, Request, Target, Where
+from solitaire_ds.course.grader.messages import (
+    MAX_DEPTH,
+    MAX_TEXT,
+    Answer,
+    Callback,
+    Raised,
+    Reply,
+    Request,
+    Target,
+    Where,
+)
 
-__all__ = ["Worker", "main"]
+__all__ = ["RandrangeOnly", "Worker", "main"]
 
-#: The most objects one snapshot walks (a structure of a few thousand nodes is far below).
+#: The most objects one snapshot reads (a structure of a few thousand nodes is far below).
 _SNAPSHOT_OBJECTS = 50_000
+#: How deeply lists may nest in a snapshot's field.
+_SNAPSHOT_DEPTH = 4
 #: The most values one answer holds; a bigger one is refused as an answer.
 _ANSWER_VALUES = 200_000
 #: The types of an item that goes on the wire as itself.
@@ -88,7 +100,9 @@ class Worker:
 
     ``impl`` is a folder laid out like ``exercises/`` (or ``"solitaire_ds"``: the package
     itself). Objects the student's code returns that are not plain data are kept, and
-    answered by number; :meth:`handle` never raises.
+    answered by number; :meth:`handle` never raises. ``ask`` sends a
+    :class:`~solitaire_ds.course.grader.messages.Callback` to the judge and returns its
+    answer (the pipe, or the judge's own method in the same process).
 
     >>> worker = Worker("solitaire_ds")
     >>> made = worker.handle(Request(1, "call", Target(module="structures.array_stack", path=("ArrayStack",)),
@@ -103,8 +117,9 @@ class Worker:
     'pop from an empty stack'
     """
 
-    def __init__(self, impl: str | Path) -> None:
+    def __init__(self, impl: str | Path, ask: Callable[[Callback], Answer] | None = None) -> None:
         self.impl = str(impl)
+        self.ask = ask or _no_judge
         self.folder = None if self.impl == "solitaire_ds" else os.path.realpath(self.impl)
         self.objects: dict[int, Any] = {}
         self.next_ref = 1
@@ -117,14 +132,18 @@ class Worker:
     # -- serving ---------------------------------------------------------------------------
 
     def handle(self, request: Request) -> Reply:
-        """Do ``request``; return its reply (never raises)."""
+        """Do ``request``; return its reply (never raises).
+
+        A batch is answered request by request; after one raises where it was not expected
+        to, the rest are not run (and say so).
+        """
         if request.op == "batch":
             results = []
+            stopped = False
             for each in request.batch:
-                reply = self.handle(each)
+                reply = Reply(each.id, not_run=True) if stopped else self.handle(each)
+                stopped = stopped or (reply.raised is not None and not each.may_raise)
                 results.append(reply)
-                if reply.raised is not None and not each.may_raise:
-                    break
             return Reply(request.id, results=tuple(results))
         try:
             value = self._do(request)
@@ -155,17 +174,18 @@ class Worker:
             "repr": lambda: _checked_text(repr(target), "__repr__"),
             "str": lambda: _checked_text(str(target), "__str__"),
             "eq": lambda: bool(target == args[0]),
-            "snapshot": lambda: _Wire(_Snapshot(self).take(target)),
+            "snapshot": lambda: _Wire(self.snapshot(target, *args)),
             "drive": lambda: _drive(target, request.name, *args),
         }
         return actions[op]()
 
     def _new(self, kind: str, args: list[Any]) -> _Wire:
-        """Make a list (that the student's code may change in place) or a RandrangeOnly."""
+        """Make a list (that the student's code may change in place), or a stand-in for the
+        judge's random source number ``args[0]`` (:class:`RandrangeOnly`)."""
         if kind == "list" and len(args) == 1 and type(args[0]) is list:
             return _Wire(self.keep(list(args[0])))
         if kind == "rng" and len(args) == 1 and type(args[0]) is int:
-            return _Wire(self.keep(RandrangeOnly(args[0])))
+            return _Wire(self.keep(RandrangeOnly(args[0], self.ask)))
         raise ValueError(f"cannot make a {kind[:40]!r} from {len(args)} arguments")
 
     def module(self, name: str, package: bool = False) -> ModuleType:
@@ -293,6 +313,58 @@ class Worker:
                 return self.objects[inner[0]]
         return {k: self.from_wire(v) for k, v in data.items()}
 
+    # -- snapshots ---------------------------------------------------------------------------
+
+    def snapshot(self, root: Any, fields: Any, node_fields: Any) -> dict[str, Any]:
+        """Read the fields ``fields`` of ``root`` and ``node_fields`` of every object they reach.
+
+        The judge names the fields (its reference class's, and its node class's); each is read
+        with ``getattr``, so a property answers as a field does, and a field the object does
+        not have is left out. The answer is ``{"objects": [...]}``, object 0 being ``root``;
+        each is ``{"class": its class's name, "attrs": {field: value}}``, where a value is
+        plain data, a list or ``$tuple`` of values, or ``{"$obj": k}`` for object ``k`` of the
+        list (so shared objects and cycles keep their identity). It is the worker's claim:
+        the judge bounds it, checks it, and holds it against what the structure does.
+        """
+        if not (_names(fields) and _names(node_fields)):
+            raise ValueError("a snapshot names the fields to read")
+        index = {id(root): 0}
+        objects = [root]
+        answer: list[dict[str, Any]] = []
+
+        def value(item: Any, depth: int) -> Any:
+            kind = type(item)
+            if kind in _PLAIN:
+                if kind is float or (kind is int and not -(1 << 63) <= item < 1 << 63):
+                    return self.to_wire(item)  # NaN or a huge int: kept, as to_wire does
+                return item
+            if depth >= _SNAPSHOT_DEPTH:
+                raise _Unsendable(f"the structure nests lists more than {_SNAPSHOT_DEPTH} deep")
+            if kind is list:
+                if _PLAIN.issuperset(map(type, item)):
+                    return self.to_wire(item)
+                return [value(each, depth + 1) for each in item]
+            if kind is tuple:
+                return {"$tuple": [value(each, depth + 1) for each in item]}
+            if id(item) not in index:
+                if len(objects) >= _SNAPSHOT_OBJECTS:
+                    raise _Unsendable(f"the structure links more than {_SNAPSHOT_OBJECTS:,} objects")
+                index[id(item)] = len(objects)
+                objects.append(item)  # kept alive until the answer is made: ids stay unique
+            return {"$obj": index[id(item)]}
+
+        while len(answer) < len(objects):
+            obj = objects[len(answer)]
+            attrs: dict[str, Any] = {}
+            for name in fields if not answer else node_fields:
+                try:
+                    found = getattr(obj, name)
+                except AttributeError:
+                    continue
+                attrs[name] = value(found, 0)
+            answer.append({"class": _safe_str(type(obj).__name__, 100), "attrs": attrs})
+        return {"objects": answer}
+
     # -- exceptions ------------------------------------------------------------------------
 
     def describe(self, exc: BaseException) -> Raised:
@@ -368,30 +440,46 @@ def _real(filename: str) -> str:
 
 
 class RandrangeOnly:
-    """A random source that offers ``randrange`` and nothing else, and counts its draws.
+    """A random source that offers ``randrange`` and nothing else: each call asks the judge.
 
     Exercise 7's contract hands one to ``fisher_yates``: the shuffle has to be the loop
-    itself, not ``rng.shuffle``.
+    itself, not ``rng.shuffle``. The judge holds the ``random.Random``, draws the number
+    and counts the calls; this object holds only the number of the judge's source, so
+    there is nothing here to read a draw from, or a count to change.
 
-    >>> rng = RandrangeOnly(1)
-    >>> rng.randrange(10), rng.draws
-    (2, 1)
+    >>> rng = RandrangeOnly(1, lambda call: Answer(value=call.args[0] - 1))
+    >>> rng.randrange(10)
+    9
     >>> rng.shuffle([1, 2])
     Traceback (most recent call last):
     AttributeError: 'RandrangeOnly' object has no attribute 'shuffle'
     """
 
-    __slots__ = ("_random", "draws")
+    __slots__ = ("_ask", "_source")
 
-    def __init__(self, seed: int) -> None:
-        import random
-
-        self._random = random.Random(seed)
-        self.draws = 0
+    def __init__(self, source: int, ask: Callable[[Callback], Answer]) -> None:
+        self._source = source
+        self._ask = ask
 
     def randrange(self, *args: int) -> int:
-        self.draws += 1
-        return self._random.randrange(*args)
+        """Return the judge's ``randrange(*args)`` from its source (it raises as Python's does)."""
+        if len(args) > 3 or not all(type(a) is int and -(1 << 63) <= a < 1 << 63 for a in args):
+            raise TypeError("randrange() takes one to three integers here")
+        answer = self._ask(Callback("randrange", self._source, args))
+        if answer.error:
+            raise {"ValueError": ValueError, "TypeError": TypeError, "LookupError": LookupError}.get(
+                answer.error, RuntimeError)(answer.message)
+        return answer.value
+
+
+def _no_judge(call: Callback) -> Answer:
+    return Answer(error="RuntimeError", message="no judge to ask")
+
+
+def _names(value: Any) -> bool:
+    """Whether ``value`` is a short list of field names (what a snapshot request names)."""
+    return (isinstance(value, list) and len(value) <= 16
+            and all(isinstance(n, str) and n.isidentifier() and len(n) <= 100 for n in value))
 
 
 def _checked_text(text: Any, method: str) -> str:
@@ -400,72 +488,15 @@ def _checked_text(text: Any, method: str) -> str:
     return text
 
 
-class _Snapshot:
-    """The object graph under one object, as plain data, for the judge's own invariant check.
+def _asker(requests: Any, replies: Any) -> Callable[[Callback], Answer]:
+    """Return how a worker asks the judge a callback over its pipes: a line out, a line back."""
 
-    The answer is ``{"objects": [...]}``; object 0 is the one asked about. Each object is
-    ``{"class": name, "module": its module, "attrs": {name: value}}``, where a value is
-    plain data, or ``{"$obj": k}`` for object ``k`` of the list (so shared objects and
-    cycles keep their identity).
-    """
+    def ask(call: Callback) -> Answer:
+        replies.write(call.to_line())
+        replies.flush()
+        return Answer.from_line(requests.readline(_REQUEST_BYTES))
 
-    def __init__(self, worker: Worker) -> None:
-        self.worker = worker
-        self.index: dict[int, int] = {}
-        self.objects: list[dict[str, Any]] = []
-        self.keep: list[Any] = []  # alive until the snapshot is done: ids stay unique
-
-    def take(self, root: Any) -> dict[str, Any]:
-        pending = [root]
-        self._number(root)
-        while pending:
-            obj = pending.pop()
-            entry = self.objects[self.index[id(obj)]]
-            for name, value in _attributes(obj).items():
-                entry["attrs"][name] = self._value(value, pending, 0)
-        return {"objects": self.objects}
-
-    def _number(self, obj: Any) -> int:
-        if id(obj) not in self.index:
-            if len(self.objects) >= _SNAPSHOT_OBJECTS:
-                raise _Unsendable(f"the structure links more than {_SNAPSHOT_OBJECTS:,} objects")
-            self.index[id(obj)] = len(self.objects)
-            self.keep.append(obj)
-            cls = type(obj)
-            self.objects.append({"class": _safe_str(cls.__name__, 100), "module": _safe_str(cls.__module__, 200),
-                                 "attrs": {}})
-        return self.index[id(obj)]
-
-    def _value(self, value: Any, pending: list[Any], depth: int) -> Any:
-        kind = type(value)
-        if kind in _PLAIN:
-            return self.worker.to_wire(value)
-        if depth > 4:
-            raise _Unsendable("the structure nests lists more than 4 deep")
-        if kind is list:
-            if _PLAIN.issuperset(map(type, value)):
-                return self.worker.to_wire(value)
-            return [self._value(item, pending, depth + 1) for item in value]
-        if kind is tuple:
-            return {"$tuple": [self._value(item, pending, depth + 1) for item in value]}
-        seen = id(value) in self.index
-        number = self._number(value)
-        if not seen:
-            pending.append(value)
-        return {"$obj": number}
-
-
-def _attributes(obj: Any) -> dict[str, Any]:
-    """Return an object's own attributes: its ``__dict__`` and its ``__slots__``."""
-    found: dict[str, Any] = {}
-    own = getattr(obj, "__dict__", None)
-    if isinstance(own, dict):
-        found.update((k, v) for k, v in own.items() if isinstance(k, str))
-    for cls in type(obj).__mro__:
-        for slot in vars(cls).get("__slots__", ()) if isinstance(vars(cls).get("__slots__", ()), tuple) else ():
-            if isinstance(slot, str) and slot not in ("__dict__", "__weakref__") and hasattr(obj, slot):
-                found[slot] = getattr(obj, slot)
-    return found
+    return ask
 
 
 def _serve(worker: Worker, requests: Any, replies: Any) -> None:
@@ -491,5 +522,5 @@ def main(argv: list[str] | None = None) -> None:
     requests = os.fdopen(int(in_fd), "rb")
     replies = os.fdopen(int(out_fd), "wb")
     sys.setrecursionlimit(3000)  # a runaway recursion ends as a RecursionError, never a crash
-    _serve(Worker(impl), requests, replies)
+    _serve(Worker(impl, _asker(requests, replies)), requests, replies)
 
