@@ -75,7 +75,7 @@ diff <(sed -n '/^Klondike\./,$p' play5.txt) <(sed -n '/^Klondike\./,$p' play6.tx
 
 # the instructor has the wheel and nothing else: the bundle carries the installed version
 "$sds" autograder gradescope --out autograder.zip --hidden 2 >bundle.txt
-grep -q "^wrote autograder.zip: setup.sh, run_autograder, course.json, course.toml, $(basename "$wheel")" bundle.txt
+grep -q "^wrote autograder.zip: setup.sh, run_autograder, course.json, course.toml, secret, $(basename "$wheel")" bundle.txt
 "$work/venv/bin/python" - "$wheel" autograder.zip <<'EOF'
 import sys, zipfile
 theirs = zipfile.ZipFile(sys.argv[1])
