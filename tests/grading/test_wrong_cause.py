@@ -44,7 +44,9 @@ def _queue_machine(impl: LocalSubmission) -> None:
 
 def test_a_front_wrapped_with_the_wrong_modulus_is_told_the_front_not_a_stale_slot(tmp_path: Path) -> None:
     message = _message(lambda: _queue_machine(_impl("queue_front_wraps_with_wrong_modulus", tmp_path)))
-    assert "_front is " in message and "but the reference's is" in message, message
+    # the first difference: what the queue answers, or (when the answers agree) the front index
+    assert ("_front is " in message and "the reference's after the same steps" in message) or (
+        " returned " in message and ", expected " in message), message
     assert "stale" not in message and "still holds" not in message, message
 
 

@@ -398,9 +398,9 @@ class Operations:
                 or front == model._front):
             return ""
         same = "the same _slots" if slots == model._slots else "the same capacity"
-        return (f"{self._prefix(done)}_front is {_show(front)}, but the reference's is {model._front} after the "
-                f"same steps, with {same} and _size: the items sit in the slots _front, _front + 1, "
-                "..., each index taken modulo the capacity (% len(_slots))")
+        return (f"{self._prefix(done)}_check() failed: _front is {_show(front)}, expected {model._front}, the "
+                f"reference's after the same steps (with {same} and _size): the items sit in the slots _front, "
+                "_front + 1, ..., each index taken modulo the capacity (% len(_slots))")
 
     def _checking(self, done: int, compute: Callable[[], Any]) -> Any:
         """Return ``compute()``; an AssertionError it raises fails as "_check() failed: ..."."""
