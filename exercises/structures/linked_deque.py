@@ -9,6 +9,10 @@ rear node, and back to the sentinel. So ``_sentinel.next`` is the front node and
 For every node ``n`` in the ring, ``n.next.prev is n`` and ``n.prev.next is n``.
 The ring holds exactly ``_size`` nodes besides the sentinel.
 
+A node (the sentinel too) is any object with the fields ``item``, ``next`` and ``prev``:
+this file's ``_Node``, or a node class of your own with those three fields (the
+invariant check reads only them).
+
 The sentinel is why there are no special cases: every real node always has a node
 on each side, so adding at either end is the same splice (``_insert_between``), and
 removing at either end the same unlinking (``_unlink``), whether or not the deque is
@@ -51,6 +55,15 @@ class _Node:
         self.item = item
         self.prev: _Node = prev
         self.next: _Node = next
+
+
+def _is_node(value: object) -> bool:
+    """Whether ``value`` has a node's three fields (any node class will do).
+
+    >>> _is_node(_Node("a", None, None)), _is_node("a")
+    (True, False)
+    """
+    return all(hasattr(value, field) for field in ("item", "next", "prev"))
 
 
 class LinkedDeque(Deque[T]):
@@ -231,16 +244,17 @@ class LinkedDeque(Deque[T]):
         True
         """
         sentinel = self._sentinel
-        assert isinstance(sentinel, _Node), "the sentinel must be a node"
+        assert _is_node(sentinel), "the sentinel must be a node (a node has the fields item, next and prev)"
         assert sentinel.item is None, f"the sentinel holds an item: {sentinel.item!r}"
         count = 0
         node = sentinel
         while True:
-            assert isinstance(node.next, _Node), f"link after node {count} is not a node"
+            assert _is_node(node.next), (
+                f"link after node {count} is not a node (a node has the fields item, next and prev)")
             assert node.next.prev is node, f"node {count + 1}.prev is not node {count}"
             node = node.next
             if node is sentinel:
                 break
             count += 1
-            assert count <= self._size, f"more nodes than the size {self._size} (or a broken ring)"
+            assert count <= self._size, f"the ring holds more than _size = {self._size} nodes besides the sentinel"
         assert count == self._size, f"size is {self._size} but {count} nodes are in the ring"

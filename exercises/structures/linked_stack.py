@@ -6,6 +6,9 @@ Invariant: ``_top`` is the node holding the top item, or None when the stack is
 empty. Each node's ``next`` is the node just below it; the bottom node's ``next`` is
 None. Following ``next`` from ``_top`` reaches exactly ``_size`` nodes.
 
+A node is any object with the fields ``item`` and ``next``: this file's ``_Node``, or a
+node class of your own with those two fields (the invariant check reads only them).
+
 Push and pop only touch the top node, so both are O(1) (not amortized: no copying).
 
 >>> s = LinkedStack([1, 2])
@@ -159,8 +162,9 @@ class LinkedStack(Stack[T]):
         count = 0
         node = self._top
         while node is not None:
-            assert isinstance(node, _Node), f"link {count} is {node!r}, not a node"
+            assert hasattr(node, "item") and hasattr(node, "next"), (
+                f"link {count} is {node!r}, not a node (a node has the fields item and next)")
             count += 1
-            assert count <= self._size, f"more nodes than the size {self._size} (or a cycle)"
+            assert count <= self._size, f"following next from _top reaches more than _size = {self._size} nodes"
             node = node.next
         assert count == self._size, f"size is {self._size} but {count} nodes are linked"

@@ -55,6 +55,10 @@ class Exercise:
     title: str
     module: str  # dotted path inside solitaire_ds, e.g. "structures.array_stack"
     points: int
+    #: Whether the contract dictates the code (a few lines every correct answer writes the
+    #: same way): then its code is never compared, with the reference or with classmates,
+    #: since likeness says nothing about who wrote it.
+    dictated: bool = False
 
     @property
     def relpath(self) -> str:
@@ -78,7 +82,7 @@ EXERCISES: tuple[Exercise, ...] = (
     Exercise(4, "linked_queue", "LinkedQueue: head and tail nodes", "structures.linked_queue", 10),
     Exercise(5, "array_deque", "ArrayDeque: a circular buffer with two ends", "structures.array_deque", 10),
     Exercise(6, "linked_deque", "LinkedDeque: doubly linked, with a sentinel", "structures.linked_deque", 10),
-    Exercise(7, "deck", "Deck: the Fisher-Yates shuffle", "shuffle", 10),
+    Exercise(7, "deck", "Deck: the Fisher-Yates shuffle", "shuffle", 10, dictated=True),
     Exercise(8, "perpetual_motion", "Perpetual Motion: deal, match, gather, cycle", "games.perpetual_motion", 10),
     Exercise(9, "idiots_delight", "Idiot's Delight: the legal moves", "games.idiots_delight", 10),
     Exercise(10, "aces_up", "Aces Up: discards and moves", "games.aces_up", 10),

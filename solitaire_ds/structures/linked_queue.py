@@ -3,7 +3,11 @@
 Invariant: ``_head`` is the node holding the front item and ``_tail`` the node
 holding the back item; both are None exactly when the queue is empty. Each node's
 ``next`` is the node behind it; the tail's ``next`` is None. Following ``next`` from
-``_head`` reaches exactly ``_size`` nodes, the last of which is ``_tail``.
+``_head`` reaches exactly ``_size`` nodes, the last of which is ``_tail`` (so there is
+no dummy node: the head holds the front item).
+
+A node is any object with the fields ``item`` and ``next``: this file's ``_Node``, or a
+node class of your own with those two fields (the invariant check reads only them).
 
 Enqueue links a new node after the tail and dequeue unlinks the head, so both are
 O(1). The one delicate case is the last dequeue: the tail must be cleared too, or
@@ -188,7 +192,8 @@ class LinkedQueue(Queue[T]):
         True
         """
         if self._size == 0:
-            assert self._head is None, f"empty queue but head holds {self._head!r}"
+            assert self._head is None, ("empty queue but _head is not None (the invariant: _head and _tail are "
+                                        "None exactly when the queue is empty)")
             assert self._tail is None, "empty queue but the tail still points at a node"
             return
         assert self._head is not None, f"size is {self._size} but head is None"
@@ -197,9 +202,11 @@ class LinkedQueue(Queue[T]):
         node: _Node | None = self._head
         last = node
         while node is not None:
-            assert isinstance(node, _Node), f"link {count} is {node!r}, not a node"
+            assert hasattr(node, "item") and hasattr(node, "next"), (
+                f"link {count} is {node!r}, not a node (a node has the fields item and next)")
             count += 1
-            assert count <= self._size, f"more nodes than the size {self._size} (or a cycle)"
+            assert count <= self._size, (f"following next from _head reaches more than _size = {self._size} nodes "
+                                         "(the invariant: exactly _size nodes, the first holding the front item)")
             last = node
             node = node.next
         assert count == self._size, f"size is {self._size} but {count} nodes are linked"

@@ -23,6 +23,7 @@ code serves both. Two things are never asked of the student's code:
 
 from __future__ import annotations
 
+import contextlib
 import errno
 from collections.abc import Callable
 from typing import Any
@@ -169,11 +170,15 @@ class Operations:
         #: which), or None: no invariant is checked.
         self.reference = reference
         self.history: list[str] = []
+        #: The calls made so far, each with how many steps came before it, to replay on the
+        #: reference when the invariant fails (None: a step was done that cannot be replayed).
+        self._calls: list[tuple[int, str, tuple[object, ...]]] | None = []
+        self._args = args
         self._pending: list[tuple[list[Request], Callable[[list[Reply]], None]]] = []
         self._flush_at = 1
         arguments = shown if shown is not None else ", ".join(map(repr, args))
         self.name = str(cls.__name__)
-        self.structure: Any = self.run(f"{self.name}({arguments})", lambda: cls(*args))
+        self.structure: Any = self.run(f"{self.name}({arguments})", lambda: cls(*args), call=("", ()))
         self.deferred = deferred and isinstance(self.structure, ObjectProxy)
 
     def steps(self) -> str:
@@ -221,12 +226,19 @@ class Operations:
 
     # -- operations ---------------------------------------------------------------------
 
-    def run(self, step: str, compute: Callable[[], Any], record: bool = True) -> Any:
-        """Do ``step`` (``compute()``); an error it raises fails naming the steps before it."""
+    def run(self, step: str, compute: Callable[[], Any], record: bool = True,
+            call: tuple[str, tuple[object, ...]] | None = None) -> Any:
+        """Do ``step`` (``compute()``); an error it raises fails naming the steps before it.
+
+        ``call`` is the method call (name, arguments) the step makes, to replay on the
+        reference; ``("", ())`` for a step that only reads. A recorded step without one
+        cannot be replayed.
+        """
         if self._pending:
             self.flush()
         done = len(self.history)
         if record:
+            self._record_call(call)
             self.history.append(step)
         try:
             return compute()
@@ -238,7 +250,15 @@ class Operations:
     def do(self, method: str, *args: object) -> Any:
         """Call ``method(*args)`` on the structure; return what it returns."""
         step = f"{method}({', '.join(map(repr, args))})"
-        return self.run(step, lambda: getattr(self.structure, method)(*args))
+        return self.run(step, lambda: getattr(self.structure, method)(*args), call=(method, args))
+
+    def _record_call(self, call: tuple[str, tuple[object, ...]] | None) -> None:
+        if self._calls is None:
+            return
+        if call is None:
+            self._calls = None
+        elif call[0]:
+            self._calls.append((len(self.history), *call))
 
     def do_later(self, method: str, *args: object) -> None:
         """Call ``method(*args)``, whose answer nobody reads (queued when deferred)."""
@@ -247,6 +267,7 @@ class Operations:
             return
         done = len(self.history)
         step = f"{method}({', '.join(map(repr, args))})"
+        self._record_call((method, args))
         self.history.append(step)
         request = self.structure._connection.request("method", self.structure._target(), method, args)
         self._later([request], lambda replies: self._outcome(replies[0], step, done))
@@ -260,6 +281,7 @@ class Operations:
                 _differ(self._prefix(done), self.history[-1], expected, actual)
             return
         step = f"{method}({', '.join(map(repr, args))})"
+        self._record_call((method, args))
         self.history.append(step)
         request = self.structure._connection.request("method", self.structure._target(), method, args)
 
@@ -285,6 +307,7 @@ class Operations:
             self.flush()
         done = len(self.history)
         if record:
+            self._record_call(("", ()))
             self.history.append("_check()")
         if self.reference is None:
             return
@@ -297,7 +320,9 @@ class Operations:
         try:
             invariant(structure, self.reference)
         except AssertionError as error:
-            raise AssertionError(f"{self._prefix(done)}_check() failed: {error}") from None
+            fields = {name: getattr(structure, name, None) for name in shape_of(self.reference).fields}
+            raise AssertionError(self._reference_differs(done, fields)
+                                 or f"{self._prefix(done)}_check() failed: {error}") from None
         except Exception as error:
             if _passes_through(error):
                 raise
@@ -332,11 +357,50 @@ class Operations:
             self._outcome(snapshot, "_check()", done)
         slots = self._outcome(capacity, "len(_slots)", done) if capacity is not None else None
         size = items.value if items.raised is None and type(items.value) is int else None
-        claims: Claims = self._checking(done, lambda: check_snapshot(reference, snapshot.value, size))
+        try:
+            claims: Claims = self._checking(done, lambda: check_snapshot(reference, snapshot.value, size))
+        except AssertionError as broken:
+            if between is not None:
+                _answers_first(between, broken)
+            differs = self._reference_differs(done, _root_fields(snapshot.value))
+            if differs:
+                raise AssertionError(differs) from None
+            raise
         if between is not None:
             between()
         observed = self._outcome(items, f"len({self.adt})", done)
         self._checking(done, lambda: agree(claims, observed, slots))
+
+    def _reference_differs(self, done: int, fields: dict[str, Any]) -> str:
+        """Say how an array queue or deque whose invariant failed after ``done`` steps differs
+        from the reference's after the same steps, when its ``_front`` differs with the same
+        capacity and ``_size`` (the docstring dictates where the front is: the reference's
+        place is the one expected); else "" (the invariant's own message stands).
+
+        An item left in a slot the front index has wrongly moved past looks stale to the
+        invariant, but no slot is: the first difference is the front index.
+        """
+        reference = self.reference
+        calls = self._calls
+        if reference is None or calls is None or "_front" not in shape_of(reference).fields:
+            return ""
+        try:
+            model = reference(*self._args)
+            for before, method, args in calls:
+                if before >= done:
+                    break
+                with contextlib.suppress(EmptyStructureError):  # a step on an empty structure
+                    getattr(model, method)(*args)
+        except Exception:  # steps the reference cannot replay: nothing to compare
+            return ""
+        slots, front, size = fields.get("_slots"), fields.get("_front"), fields.get("_size")
+        if (type(slots) is not list or len(slots) != len(model._slots) or size != model._size
+                or front == model._front):
+            return ""
+        same = "the same _slots" if slots == model._slots else "the same capacity"
+        return (f"{self._prefix(done)}_check() failed: _front is {_show(front)}, expected {model._front}, the "
+                f"reference's after the same steps (with {same} and _size): the items sit in the slots _front, "
+                "_front + 1, ..., each index taken modulo the capacity (% len(_slots))")
 
     def _checking(self, done: int, compute: Callable[[], Any]) -> Any:
         """Return ``compute()``; an AssertionError it raises fails as "_check() failed: ..."."""
@@ -365,13 +429,21 @@ class Operations:
             looks = [looks[0], looks[3]]
         structure = self.structure
         if not isinstance(structure, ObjectProxy):
-            if deep:
-                self.check()
             computes: list[Callable[[Any], Any]] = [len, bool, lambda s: s.is_empty(), list]
             if not truth:
                 computes = [len, list]
-            for (step, expected), compute in zip(looks, computes, strict=True):
-                self.look(step, compute, expected)
+
+            def compare_here() -> None:
+                for (step, expected), compute in zip(looks, computes, strict=True):
+                    self.look(step, compute, expected)
+
+            if deep:
+                try:
+                    self.check()
+                except AssertionError as broken:
+                    _answers_first(compare_here, broken)
+                    raise
+            compare_here()
             return
         connection = structure._connection
         target = structure._target()
@@ -405,6 +477,7 @@ class Operations:
         """Call ``method()`` on the empty structure: it must raise EmptyStructureError(message)."""
         done = len(self.history)
         step = f"{method}()"
+        self._record_call((method, ()))
         self.history.append(step)
         if isinstance(self.structure, ObjectProxy):
             connection = self.structure._connection
@@ -426,6 +499,36 @@ class Operations:
             _wrong_raise(self._prefix(done), step, self.adt, message, error)
             return
         _not_raised(self._prefix(done), step, self.adt, message, actual)
+
+
+def _root_fields(data: Any) -> dict[str, Any]:
+    """The structure's own fields in a snapshot (``{}`` when it is not one)."""
+    try:
+        attrs = data["objects"][0]["attrs"]
+    except (KeyError, IndexError, TypeError):
+        return {}
+    return attrs if type(attrs) is dict else {}
+
+
+def _answers_first(compare: Callable[[], None], broken: AssertionError) -> None:
+    """Run ``compare`` (the answers of the same step held against the model) after the
+    invariant failed with ``broken``: a wrong answer is the first difference from the
+    reference's run and is raised instead; an answer that raised, or none wrong, leaves
+    ``broken`` to be reported (a broken structure explains an error, not a wrong answer).
+
+    A front index moved on with the wrong modulus leaves an item in a slot the queue no
+    longer counts: the invariant calls it stale, but what differs first is what the queue
+    answers, and that is what a student can follow.
+    """
+    try:
+        compare()
+    except AssertionError as wrong:
+        if wrong.__cause__ is None:  # a wrong value (_differ), not an error the code raised
+            raise wrong from None
+    except Exception as error:
+        if _passes_through(error):
+            raise
+        # an error the code raised: the broken invariant explains it, and is reported
 
 
 def _wanted(adt: str, message: str) -> str:

@@ -235,7 +235,8 @@ def _nodes(objects: list[dict[str, Any]], shape: Shape) -> list[int]:
             attrs = objects[k]
             for field in shape.node:
                 if field not in attrs:
-                    raise AssertionError(f"node {k} has no {field}")
+                    raise AssertionError(f"node {k} has no field {field}: a node (of any class) has the fields "
+                                         f"{', '.join(shape.node)}")
             last, k = k, _index(attrs["next"], count)
     return list(nodes)
 

@@ -42,21 +42,42 @@ def documented_shuffle(items: list[Any], seed: int) -> list[Any]:
     return result
 
 
-def shuffled(impl: Submission, shuffle: Any, items: list[Any], seed: int, shown: str) -> tuple[object, list[Any], int]:
+def shuffled(impl: Submission, shuffle: Any, items: list[Any], seed: int, shown: str,
+             calls: list[tuple[int, ...]] | None = None) -> tuple[object, list[Any], int]:
     """Run the student's ``fisher_yates`` on a copy of ``items`` with a randrange-only rng
     seeded ``seed`` (the judge's: see the module); return what it returned, the list after
-    it, and how many draws it made."""
+    it, and how many draws it made (``calls``, when given, gets each draw's arguments)."""
     theirs = impl.new_list(items)
     rng = impl.randrange_only(seed)
     with doing(f"fisher_yates({shown}, rng) with rng = random.Random({seed}) offering randrange only"):
         returned = shuffle.fisher_yates(theirs, rng)
+    if calls is not None:
+        calls.extend(rng.calls)
     return returned, list(theirs), rng.draws
+
+
+def _draw_order_differs(size: int, calls: list[tuple[int, ...]]) -> str:
+    """Say where the draws' bounds leave the documented ones (randrange(n), ..., randrange(2));
+    "" when every draw asked what the documented loop asks.
+
+    >>> _draw_order_differs(4, [(4,), (0, 3), (2,)])
+    ''
+    >>> _draw_order_differs(4, [(2,), (3,), (4,)])
+    'draw 1 was randrange(2), expected randrange(4)'
+    """
+    documented = [(i + 1,) for i in range(size - 1, 0, -1)]
+    for number, (theirs, wanted) in enumerate(zip(calls, documented, strict=False), start=1):
+        if theirs not in (wanted, (0, *wanted), (0, *wanted, 1)):  # randrange(0, n) draws as randrange(n)
+            asked = ", ".join(map(repr, theirs))
+            return f"draw {number} was randrange({asked}), expected randrange({wanted[0]})"
+    return ""
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 10, 52])
 def test_fisher_yates_follows_the_documented_loop(impl: Submission, shuffle: Any, size: int) -> None:
     for seed in range(5):
-        _, items, draws = shuffled(impl, shuffle, list(range(size)), seed, f"list(range({size}))")
+        calls: list[tuple[int, ...]] = []
+        _, items, draws = shuffled(impl, shuffle, list(range(size)), seed, f"list(range({size}))", calls)
         expected = documented_shuffle(list(range(size)), seed)
         assert sorted(items) == list(range(size)), (
             f"fisher_yates(list(range({size})), random.Random({seed})) should keep every item once, "
@@ -64,9 +85,22 @@ def test_fisher_yates_follows_the_documented_loop(impl: Submission, shuffle: Any
         assert draws == max(size - 1, 0), (
             f"fisher_yates(list(range({size})), rng) should call rng.randrange {max(size - 1, 0)} times "
             f"(once for each slot but the first), called it {draws} times")
+        if items == expected:
+            continue
+        order = _draw_order_differs(size, calls)
+        assert not order, (
+            f"fisher_yates(list(range({size})), random.Random({seed})): {order}; the draws must come in the "
+            "documented order, j = rng.randrange(i + 1) for i from len(items) - 1 down to 1")
+        # every draw asked what the documented loop asks (and got the same answer): what
+        # differs is what the code did with the items
+        if items == list(range(size)):
+            raise AssertionError(
+                f"fisher_yates(list(range({size})), random.Random({seed})) drew the documented numbers, but the "
+                f"list it was given came back as it was: shuffle that list in place (not a copy of it), "
+                f"so it reads {expected}")
         assert items == expected, (
-            f"fisher_yates(list(range({size})), random.Random({seed})) should give {expected}, "
-            f"gave {items}: the draws must come in the documented order")
+            f"fisher_yates(list(range({size})), random.Random({seed})) drew the documented numbers, but the "
+            f"items end in another order: {items}, expected {expected}; each draw j swaps items[i] and items[j]")
 
 
 def test_fisher_yates_shuffles_in_place_and_returns_none(impl: Submission, shuffle: Any) -> None:

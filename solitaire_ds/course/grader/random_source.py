@@ -42,6 +42,8 @@ class RandrangeSource:
         self._random = random.Random(seed)
         #: How many times the code under test called ``randrange``.
         self.draws = 0
+        #: The arguments of each call, in order (at most :data:`MAX_DRAWS` of them).
+        self.calls: list[tuple[int, ...]] = []
         #: The worker's stand-in, once it is made: an ObjectProxy (see ``Submission.randrange_only``).
         self.stub: Any = None
 
@@ -50,6 +52,7 @@ class RandrangeSource:
         self.draws += 1
         if self.draws > MAX_DRAWS:
             return Answer(error="RuntimeError", message=f"randrange was called more than {MAX_DRAWS:,} times")
+        self.calls.append(tuple(args))
         if not 1 <= len(args) <= 3:
             return Answer(error="TypeError", message=f"randrange() takes 1 to 3 integers, not {len(args)}")
         try:

@@ -169,11 +169,15 @@ def reference_shingles(ex: Exercise) -> frozenset[int]:
 def compare(own: Mapping[str, Mapping[int, frozenset[int]]], exercises: Sequence[Exercise]) -> dict[str, list[str]]:
     """Return each submission's similarity notes (:func:`~solitaire_ds.course.similarity.similarity_notes`).
 
-    ``own`` maps each submission to its own shingles by exercise (:func:`read_code`). A
-    failure of the comparison is one note on every submission: the grades stand.
+    ``own`` maps each submission to its own shingles by exercise (:func:`read_code`). An
+    exercise whose code the contract dictates (``Exercise.dictated``) is left out: every
+    correct answer is alike. A failure of the comparison is one note on every submission:
+    the grades stand.
     """
+    skipped = {ex.number for ex in exercises if ex.dictated}
+    own = {name: {n: s for n, s in mine.items() if n not in skipped} for name, mine in own.items()}
     try:
-        return similarity_notes(own, {ex.number: reference_shingles(ex) for ex in exercises})
+        return similarity_notes(own, {ex.number: reference_shingles(ex) for ex in exercises if not ex.dictated})
     except Exception as exc:  # the comparison is a note: a failure of it never costs the class its grades
         return {key: [f"the comparison with the reference and the classmates failed ({type(exc).__name__}): "
                       "no similarity notes in this run"] for key in own}
