@@ -38,7 +38,7 @@ import io
 import json
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -249,6 +249,17 @@ def discrimination(passed: Sequence[bool], rest: Sequence[float]) -> float | Non
 
 
 @dataclass(frozen=True)
+class MessageGroup:
+    """First failures of one test that read the same once cards and numbers are placeholders."""
+
+    exercise: int
+    test: str  # "" when the exercise did not run
+    pattern: str
+    example: str  # the first student's whole message
+    students: tuple[Student, ...]
+
+
+@dataclass(frozen=True)
 class TestItem:
     """One test across the class: how many passed it, and how well passing it tells the strong
     students from the weak."""
@@ -264,6 +275,8 @@ class TestItem:
     started: int
     passed_started: int
     discrimination: float | None
+    #: Its most common failure message among those who started its exercise (grouped as first failures are).
+    message: MessageGroup | None = None
 
     @property
     def share(self) -> float | None:
@@ -279,17 +292,6 @@ class TestItem:
     def failed_started(self) -> int:
         """How many students started its exercise and failed it."""
         return self.started - self.passed_started
-
-
-@dataclass(frozen=True)
-class MessageGroup:
-    """First failures of one test that read the same once cards and numbers are placeholders."""
-
-    exercise: int
-    test: str  # "" when the exercise did not run
-    pattern: str
-    example: str  # the first student's whole message
-    students: tuple[Student, ...]
 
 
 @dataclass(frozen=True)
@@ -337,11 +339,13 @@ class ClassReport:
             for test, points in order.items():
                 outcomes = [next((e for e in es if e.test == test), None) for es in entries]
                 passed = [o is not None and o.passed for o in outcomes]
+                failing = [(name, o) for name, o, s in zip(names, outcomes, started, strict=True)
+                           if s and o is not None and not o.passed]
                 rest = [t - (o.score if o is not None else 0.0) for t, o in zip(totals, outcomes, strict=True)]
                 tests.append(TestItem(
                     exercise=n, test=test, points=round(points, 4), students=len(names), passed=sum(passed),
                     started=sum(started), passed_started=sum(p and s for p, s in zip(passed, started, strict=True)),
-                    discrimination=discrimination(passed, rest),
+                    discrimination=discrimination(passed, rest), message=next(iter(_grouped(n, failing)), None),
                 ))
             whole = max((sum(e.max_score for e in es) for es in entries), default=0.0)
             summaries.append(ExerciseSummary(
@@ -365,13 +369,6 @@ class ClassReport:
         tests.sort(key=lambda t: -t.failed_started)  # stable: exercise and grader order among equals
         return tests[:limit]
 
-    def first_failure(self, test: TestItem) -> MessageGroup | None:
-        """Return the most common first failure of ``test``, or None when it is nobody's."""
-        for ex in self.exercises:
-            if ex.number == test.exercise:
-                return next((g for g in ex.first_failures if g.test == test.test), None)
-        return None
-
     def to_json(self) -> dict[str, Any]:
         """Return ``report.json``: everything the HTML page shows, as plain data.
 
@@ -391,10 +388,7 @@ class ClassReport:
                 "distribution": distribution(ex.scores, ex.points),
                 "not_started": list(ex.not_started),
                 "tests": [_test_json(t) for t in ex.tests],
-                "first_failures": [{
-                    "test": g.test, "pattern": g.pattern, "example": g.example,
-                    "count": len(g.students), "students": list(g.students),
-                } for g in ex.first_failures],
+                "first_failures": [_group_json(g) for g in ex.first_failures],
             } for ex in self.exercises],
             "most_failed": [_test_json(t) for t in self.most_failed()],
         }
@@ -412,15 +406,15 @@ class ClassReport:
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(["exercise", "title", "test", "points", "students", "passed", "share_passed", "started",
                          "passed_started", "share_passed_started", "discrimination", "first_failures",
-                         "first_failure_pattern"])
+                         "message", "message_students"])
         for ex in self.exercises:
             for t in ex.tests:
-                group = self.first_failure(t)
+                first = sum(len(g.students) for g in ex.first_failures if g.test == t.test)
                 writer.writerow([
                     ex.number, _cell(ex.title), _cell(t.test), f"{t.points:g}", t.students, t.passed,
                     _fixed(t.share, 3), t.started, t.passed_started, _fixed(t.share_started, 3),
-                    _fixed(t.discrimination, 2), len(group.students) if group else 0,
-                    _cell(group.pattern) if group else "",
+                    _fixed(t.discrimination, 2), first, _cell(t.message.pattern) if t.message else "",
+                    len(t.message.students) if t.message else "",
                 ])
         return out.getvalue()
 
@@ -430,7 +424,13 @@ def _test_json(t: TestItem) -> dict[str, Any]:
         "exercise": t.exercise, "test": t.test, "points": t.points, "students": t.students, "passed": t.passed,
         "share_passed": _rounded(t.share, 3), "started": t.started, "passed_started": t.passed_started,
         "share_passed_started": _rounded(t.share_started, 3), "discrimination": t.discrimination,
+        "message": _group_json(t.message) if t.message else None,
     }
+
+
+def _group_json(g: MessageGroup) -> dict[str, Any]:
+    return {"test": g.test, "pattern": g.pattern, "example": g.example, "count": len(g.students),
+            "students": list(g.students)}
 
 
 def _title(number: int) -> str:
@@ -445,12 +445,21 @@ def _title(number: int) -> str:
 def _first_failures(number: int, names: Sequence[Student], entries: Sequence[Sequence[Entry]],
                     started: Sequence[bool], order: Sequence[str]) -> tuple[MessageGroup, ...]:
     """Group each started student's first failure in exercise ``number``; most students first."""
-    groups: dict[tuple[str, str], list[tuple[Student, str]]] = {}
+    firsts = []
     for name, es, began in zip(names, entries, started, strict=True):
         first = next((e for e in es if not e.passed), None) if began else None
         if first is not None:
-            groups.setdefault((first.test, message_pattern(first.message)), []).append((name, first.message))
-    rank = {test: k for k, test in enumerate(order)}
+            firsts.append((name, first))
+    return _grouped(number, firsts, {test: k for k, test in enumerate(order)})
+
+
+def _grouped(number: int, failures: Sequence[tuple[Student, Entry]],
+             rank: Mapping[str, int] | None = None) -> tuple[MessageGroup, ...]:
+    """Group ``failures`` by test and :func:`message_pattern`; most students first, then in ``rank``'s order."""
+    groups: dict[tuple[str, str], list[tuple[Student, str]]] = {}
+    for name, entry in failures:
+        groups.setdefault((entry.test, message_pattern(entry.message)), []).append((name, entry.message))
+    rank = rank or {}
     keyed = sorted(groups.items(), key=lambda kv: (-len(kv[1]), rank.get(kv[0][0], -1), kv[0][1]))
     return tuple(MessageGroup(number, test, pattern, who[0][1], tuple(n for n, _ in who))
                  for (test, pattern), who in keyed)

@@ -82,7 +82,7 @@ def histogram_svg(values: Sequence[float], points: float, title: str, ident: str
     Runtime complexity: O(len(values) + bins).
 
     >>> svg = histogram_svg([1, 9, 10], 10, "Totals", "t")
-    >>> svg.count("<rect"), 'aria-labelledby="t-title"' in svg
+    >>> svg.count("<rect"), 'aria-labelledby="t-title t-desc"' in svg
     (10, True)
     """
     counts = [int(b["count"]) for b in distribution(values, points, bins)]
@@ -149,15 +149,16 @@ def _most_failed_table(report: ClassReport) -> str:
         return "<p>Every student who started an exercise passed every one of its tests.</p>"
     rows = []
     for t in tests:
-        group = report.first_failure(t)
-        said = (f"<code>{_e(group.pattern)}</code> ({len(group.students)})" if group else
-                '<span class="muted">another test failed first</span>')
+        group = t.message
+        said = (f"<code>{_e(group.pattern)}</code> ({len(group.students)})<details><summary>Who, and the first "
+                f"one's message</summary><p>{_e(', '.join(group.students))}</p><pre>{_e(group.example)}</pre>"
+                "</details>" if group else "")
         rows.append(f'<tr><td class="num">{t.exercise}</td><td><code>{_e(t.test)}</code></td>'
                     f'<td class="num">{t.failed_started} of {t.started}</td>'
                     f'<td class="num">{_discrimination(t)}</td><td>{said}</td></tr>')
     head = ('<tr><th scope="col" class="num">exercise</th><th scope="col">test</th>'
             '<th scope="col" class="num">failed, of those who started</th><th scope="col" class="num">'
-            'discrimination</th><th scope="col">its most common first failure (students)</th></tr>')
+            'discrimination</th><th scope="col">its most common message (students)</th></tr>')
     return _region("The most failed tests", f"<table><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>")
 
 
@@ -223,7 +224,7 @@ def report_html(report: ClassReport) -> str:
         _counts_table(report.totals, report.points, "the totals"), "</section>",
         '<section aria-labelledby="most-failed"><h2 id="most-failed">Most failed tests</h2>',
         "<p>The tests failed by the most students who started their exercise, with the message most of "
-        "them failed it with first (card codes and numbers shown as <code>&lt;card&gt;</code> and "
+        "them failed it with (card codes and numbers shown as <code>&lt;card&gt;</code> and "
         "<code>&lt;n&gt;</code>).</p>",
         _most_failed_table(report), "</section>",
         *(_exercise_section(ex, n) for ex in report.exercises),
