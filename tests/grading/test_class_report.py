@@ -211,3 +211,15 @@ def test_grade_report_writes_the_report_of_the_class_just_graded(tmp_path: Path)
 @pytest.mark.slow
 def test_the_stored_class_results_are_what_grading_gives(tmp_path: Path) -> None:
     assert grade_distinct(tmp_path) == stored(), "run: python -m tests.grading.class_of_40 --write"
+
+
+def test_what_the_docs_page_says_of_the_synthetic_class_holds() -> None:
+    page = (REPO_ROOT / "docs" / "how-to" / "class-report.md").read_text(encoding="utf-8")
+    report = docgen.synthetic_report()
+    assert "Here 18 students have full marks" in page
+    assert sum(total == report.points for total in report.totals) == 18
+    name = "test_peek_returns_the_top_without_removing_it"
+    peek = next(t for t in report.exercises[0].tests if t.test.endswith(name))
+    assert "like the peek that pops here" in page and peek.discrimination is not None
+    assert abs(peek.discrimination) < 0.2  # near 0, as the page says
+    assert f"`{name}`" in docgen.expand("<!-- gen: class-report part=most-failed -->")
