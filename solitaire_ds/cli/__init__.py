@@ -5,6 +5,7 @@ One module per command group adds its sub-commands with ``register(subparsers)``
 * :mod:`solitaire_ds.cli.games` -- ``play``, ``replay``, ``simulate``, ``klondike``;
 * :mod:`solitaire_ds.cli.course` -- ``exercises``, ``check``;
 * :mod:`solitaire_ds.cli.grading` -- ``grade``, ``autograder``;
+* :mod:`solitaire_ds.cli.report` -- ``report``, the class report;
 * :mod:`solitaire_ds.cli.docs` -- ``docs``;
 * :mod:`solitaire_ds.cli.completion` -- ``completion``, the shell completion script;
 
@@ -21,7 +22,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from solitaire_ds.cli import completion, course, docs, games, grading
+from solitaire_ds.cli import completion, course, docs, games, grading, report
 from solitaire_ds.cli.args import Parser, Terminated, UsageError, check_output_path, write_output
 
 __all__ = ["UsageError", "build_parser", "check_output_path", "main", "write_output"]
@@ -45,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"solitaire-ds {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for group in (games, course, grading, docs):
+    for group in (games, course, grading, report, docs):
         group.register(subparsers)
     completion.register(subparsers, parser)
     return parser

@@ -82,6 +82,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                        help="write each submission's results (one entry per test) to DIR/NAME.json")
     grade.add_argument("--feedback", metavar="DIR", type=Path,
                        help="write each student's feedback, every failing test, to DIR/NAME.md")
+    grade.add_argument("--report", metavar="DIR", type=Path,
+                       help="write the class report (report.html, items.csv, report.json) into DIR")
     grade.add_argument(
         "--exercise", metavar="N", action="append", type=exercise_number,
         help="grade only exercise N (repeatable)"
@@ -207,7 +209,7 @@ def _grade(args: argparse.Namespace) -> int:
     # what a student's code must not read (the course file and tests, the secret, last run's
     # results) and must not write (where the results go): checked before grading, behind a
     # wall of user ids
-    given = (json_file, csv_file, args.json_dir, args.feedback)
+    given = (json_file, csv_file, args.json_dir, args.feedback, args.report)
     guarded = runner.Guarded(
         private=tuple(Path(p).resolve() for p in (args.course, args.tests, args.secret or default_path(), *given)
                       if p is not None and Path(p).exists()),
@@ -219,7 +221,7 @@ def _grade(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     # what grading makes (the output folders, the secret on first use) is made only once it is
     # sure to go ahead: a refusal changes nothing
-    for folder, flag in ((args.json_dir, "--json-dir"), (args.feedback, "--feedback")):
+    for folder, flag in ((args.json_dir, "--json-dir"), (args.feedback, "--feedback"), (args.report, "--report")):
         if folder is not None:
             check_output_folder(folder, flag, args.paths, private=True)
     print(f"solitaire-ds grade: {wall.describe()}", file=sys.stderr, flush=True)
@@ -244,12 +246,25 @@ def _grade(args: argparse.Namespace) -> int:
         if args.feedback is not None:
             outputs.append((args.feedback / f"{name}.md", functools.partial(feedback_markdown, result)))
     failed = [why for path, text in outputs if (why := _written(path, text))]
+    if args.report is not None:
+        failed += _class_report(results, names, args.report)
     for result in results:
         print(score_table(result))
         print()
     for why in failed:
         print(f"solitaire-ds: {why}", file=sys.stderr)
     return 1 if failed else 0
+
+
+def _class_report(results: Sequence[SubmissionResult], names: Sequence[str], folder: Path) -> list[str]:
+    """Write the class report of ``results`` into ``folder``; return why what was not written was not."""
+    from solitaire_ds.cli.report import write_report
+    from solitaire_ds.course.class_report import StudentResults
+
+    try:
+        return write_report([StudentResults.of(n, r) for n, r in zip(names, results, strict=True)], folder)
+    except Exception as exc:  # a report that cannot be made is one line, never the end of the others
+        return [f"cannot write the class report: {type(exc).__name__}: {safe_text(str(exc), 200, newlines=False)}"]
 
 
 def _results_json(result: SubmissionResult) -> str:

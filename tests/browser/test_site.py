@@ -125,7 +125,7 @@ def test_no_built_page_shows_a_raw_rest_role() -> None:
 #: The main pages the contrast check reads, in both colour schemes.
 MAIN_PAGES = [
     "", "tutorials/getting-started/", "tutorials/exercise-01-array-stack/",
-    "how-to/grade-a-class/", "explanation/structures/", "explanation/structures/array-queue/",
+    "how-to/grade-a-class/", "how-to/class-report/", "explanation/structures/", "explanation/structures/array-queue/",
     "explanation/games/", "explanation/games/perpetual-motion/", "explanation/games/idiots-delight/",
     "explanation/games/aces-up/", "explanation/games/klondike/", "explanation/statistics/",
     "explanation/rule-texts/", "reference/cli/", "practice/", "practice/exercise-01-array-stack/",

@@ -21,6 +21,7 @@ from collections.abc import Callable
 
 from docgen.boards import MOMENTS, find_moment, moment_boards, rule_boards  # noqa: F401
 from docgen.browser import browser_exercise
+from docgen.class_report import CLASS, class_report, synthetic_class, synthetic_report  # noqa: F401
 from docgen.commands import FOLDER, SHOWN_HOME, run, session  # noqa: F401 (one namespace for the hook and the tests)
 from docgen.common import (  # noqa: F401 (one namespace for the hook and the tests)
     DATA,
@@ -178,4 +179,5 @@ GENERATORS: dict[str, Callable[..., str]] = {
     "runs-agree": runs_agree,
     "pm-clarke": pm_clarke,
     "plot": plot,
+    "class-report": class_report,
 }
