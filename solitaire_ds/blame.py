@@ -8,7 +8,9 @@ The rule: the failure is the student's when some frame of the traceback runs a f
 their folder, and then the innermost such frame is where their code broke (their
 ``AcesUp.apply`` popping an empty Stack broke in ``apply``, though the package's ``pop``
 raised). When no frame runs their files, their code had returned before anything
-raised: the failing frame is the package's, and no student file is blamed for it.
+raised: the failing frame is the package's, and no student file is blamed for it. What
+their code returned may still have led to it, so the message claims no more than that the
+package's code raised, to be reported if their exercises pass their checks.
 
 A :class:`Stop` is plain data, so a worker process of ``simulate`` can send it back
 inside a :class:`GameStopped` (a traceback does not cross processes).
@@ -45,18 +47,22 @@ class Stop:
     error: str
 
     def said(self) -> str:
-        """Return the two-line message (no traceback) that ``play`` and ``simulate`` print.
+        """Return the message (no traceback) that ``play`` and ``simulate`` print.
 
         >>> print(Stop("model_for", "solitaire_ds/solver_models.py", 9, False, "TypeError: x").said())
         solitaire-ds: the game stopped: model_for raised TypeError: x
-          (in solitaire_ds/solver_models.py, line 9: an error inside solitaire-ds, not in your files;
-          please report it to your instructor with the command you ran)
+          in solitaire_ds/solver_models.py, line 9 (the package's code, not yours):
+          if your exercises pass their checks, report it with the command you ran
+        >>> print(Stop("ArrayStack.push", "structures/array_stack.py", 82, True, "IndexError: x").said())
+        solitaire-ds: the game stopped: ArrayStack.push raised IndexError: x
+          in your structures/array_stack.py, line 82:
+          run `solitaire-ds check` to find the bug
         """
         first = f"solitaire-ds: the game stopped: {self.where} raised {self.error}"
         if self.theirs:
-            return f"{first}\n  (in your {self.file}, line {self.line}; run `solitaire-ds check` to find the bug)"
-        return (f"{first}\n  (in {self.file}, line {self.line}: an error inside solitaire-ds, not in your files;\n"
-                "  please report it to your instructor with the command you ran)")
+            return f"{first}\n  in your {self.file}, line {self.line}:\n  run `solitaire-ds check` to find the bug"
+        return (f"{first}\n  in {self.file}, line {self.line} (the package's code, not yours):\n"
+                "  if your exercises pass their checks, report it with the command you ran")
 
 
 class GameStopped(Exception):

@@ -65,8 +65,8 @@ def test_an_error_in_the_package_is_not_blamed_on_the_students_file(
     status, _, err = run(capsys, "play", "aces-up", "--player", "solver", "--impl", ".", "--seed", "1")
     assert status == 1 and "Traceback" not in err
     assert "the game stopped: model_for raised TypeError" in err
-    assert "in solitaire_ds/solver_models.py, line " in err and "not in your files" in err
-    assert "check" not in err
+    assert "in solitaire_ds/solver_models.py, line " in err and "(the package's code, not yours)" in err
+    assert "solitaire-ds check" not in err and "your exercises pass their checks, report it" in err
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
@@ -80,7 +80,7 @@ def test_simulate_on_a_students_broken_file_says_where_without_a_traceback(
                            "--workers", workers)
     assert status == 1 and "Traceback" not in err and out == ""
     assert "the game stopped: ArrayStack.push raised RuntimeError: my bug" in err
-    assert "(in your structures/array_stack.py, line " in err and "run `solitaire-ds check`" in err
+    assert "\n  in your structures/array_stack.py, line " in err and "run `solitaire-ds check`" in err
 
 
 def _module(path: Path, source: str) -> object:
@@ -107,4 +107,4 @@ def test_an_error_raised_where_no_student_file_runs_is_the_packages(tmp_path: Pa
     stop = stop_of(caught.value, tmp_path)
     assert not stop.theirs and stop.where == "ArrayStack.pop"
     assert stop.file == "solitaire_ds/structures/array_stack.py"
-    assert "check" not in stop.said() and "not in your files" in stop.said()
+    assert "solitaire-ds check" not in stop.said() and "not yours" in stop.said()
