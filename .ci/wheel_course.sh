@@ -5,6 +5,7 @@
 #   init writes the skeletons and nothing else; check passes a filled-in exercise and
 #   fails a skeleton; grade writes the CSV, the feedback and the JSON files it is asked for;
 #   the last steps of tutorials 1, 5 and 6 play a game on the student's own structures;
+#   Getting started's commands run as the page writes them, from its wheel install on;
 #   the instructor builds the Gradescope bundle from the installed wheel alone, and it grades
 #   twelve files uploaded flat 120/120, run the way Gradescope runs it.
 # The checkout's own .venv (the README's, with the dev extra) builds and runs the tests.
@@ -19,7 +20,7 @@ trap 'rm -rf "$work"' EXIT
 wheel="$(ls "$work"/dist/solitaire_ds-*.whl)"
 ls "$work"/dist/solitaire_ds-*.tar.gz >/dev/null
 # the install line for students (README, Teach a course) names the wheel this version builds
-for page in README.md docs/how-to/teach-a-course.md; do
+for page in README.md docs/how-to/teach-a-course.md docs/tutorials/getting-started.md; do
     grep -qF "$(basename "$wheel")[grading]" "$repo/$page" \
         || { echo "$page should install $(basename "$wheel")"; exit 1; }
 done
@@ -73,6 +74,44 @@ grep -qF "your LinkedStack (structures/linked_stack.py), LinkedQueue (structures
 # the same deal, the same game, whichever structures carried it (from the game's title on)
 diff <(sed -n '/^Klondike\./,$p' play5.txt) <(sed -n '/^Klondike\./,$p' play6.txt)
 
+# Getting started, every command as the page writes it, in order, in a fresh folder that holds
+# only the wheel (as a student's does): its console lines (the install ones too), the sample
+# sessions' commands (with the exercises they say are done copied in, and the status they
+# show), and its Python. One shell runs them all, so `. .venv/bin/activate` and `cd` carry on.
+mkdir getting-started
+cp "$wheel" getting-started/
+"$work/venv/bin/python" - "$repo/docs/tutorials/getting-started.md" "$repo" >getting-started.sh <<'EOF'
+import re, shlex, sys
+from solitaire_ds.course import exercise
+page, repo = sys.argv[1], sys.argv[2]
+text = open(page, encoding="utf-8").read()
+out = ["set -euo pipefail"]
+token = re.compile(r"<!--\s*gen:\s*run\s+(?P<args>[^>]*?)\s*-->"
+                   r"|(?P<skip><!--\s*docs-test:\s*skip[^>]*-->\s*\n)?^```(?P<lang>console|python)\n(?P<body>.*?)^```",
+                   re.MULTILINE | re.DOTALL)
+for match in token.finditer(text):
+    if match["args"] is not None:  # a sample session: `solitaire-ds COMMAND` as the page shows it
+        args = {key: quoted or bare for key, quoted, bare in re.findall(r'(\w+)=(?:"([^"]*)"|(\S+))', match["args"])}
+        for number in filter(None, args.get("done", "").split(",")):
+            rel = exercise(int(number)).relpath
+            out.append(f"cp {shlex.quote(f'{repo}/solutions/{rel}')} {shlex.quote(rel)}")
+        status = int(args.get("status", "0"))
+        out.append(f"echo {shlex.quote('$ solitaire-ds ' + args['command'])}")
+        out.append(f"status=0; solitaire-ds {args['command']} >/dev/null || status=$?")
+        out.append(f'[ "$status" = {status} ] || {{ echo "exited $status, not {status}"; exit 1; }}')
+    elif match["lang"] == "console":
+        for line in match["body"].replace("\\\n", " ").splitlines():
+            if line.startswith("$ "):
+                out += [f"echo {shlex.quote(line)}", f"{line[2:]} >/dev/null"]
+    elif not match["skip"]:  # a Python block that is a program of its own
+        out += ["echo '$ python: the page'\"'\"'s Python'", "python - <<'PYEOF'", match["body"].rstrip("\n"), "PYEOF"]
+print("\n".join(out))
+EOF
+grep -qF 'pip install "./solitaire_ds-' getting-started.sh || { echo "Getting started installs no wheel"; exit 1; }
+# the student's shell: none of the checkout's virtual environment on the path
+student_path="$(tr ':' '\n' <<<"$PATH" | grep -vxF "$repo/.venv/bin" | paste -sd: -)"
+(cd getting-started && env -u VIRTUAL_ENV PATH="$student_path" bash ../getting-started.sh)
+
 # the instructor has the wheel and nothing else: the bundle carries the installed version
 "$sds" autograder gradescope --out autograder.zip --hidden 2 >bundle.txt
 grep -q "^wrote autograder.zip: setup.sh, run_autograder, course.json, course.toml, secret, $(basename "$wheel")" bundle.txt
@@ -89,5 +128,5 @@ SOLITAIRE_DS_BUNDLE="$work/autograder.zip" "$py" -m pytest -p no:cacheprovider \
     "$repo/tests/grading/test_gradescope.py::test_a_bundle_built_elsewhere_grades_twelve_files_uploaded_flat" \
     | tee gradescope.txt
 grep -q "1 passed" gradescope.txt
-echo "the course from a wheel: build, init, check, list, grade, the tutorials' games and the Gradescope bundle \
-work outside the checkout"
+echo "the course from a wheel: build, init, check, list, grade, the tutorials' games, Getting started and the \
+Gradescope bundle work outside the checkout"

@@ -30,9 +30,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from solitaire_ds.cards import Deck
-from solitaire_ds.games.aces_up import AcesUp, AcesUpOptions
+from solitaire_ds.games.aces_up import AcesUp
 from solitaire_ds.games.base import Game, Move
-from solitaire_ds.solver_models import _discard, game_state
+from solitaire_ds.solver_models import _discard, game_state, plays
 from solitaire_ds.structures.array_stack import ArrayStack
 
 __all__ = ["ACE_BONUS", "NoPeekPlayer", "no_peek_player"]
@@ -65,7 +65,7 @@ class NoPeekPlayer:
     """
 
     def __init__(self, game_class: type[Game]) -> None:
-        if not issubclass(game_class, AcesUp):
+        if not plays(game_class, AcesUp):  # the package's AcesUp or a student's own
             raise TypeError(f"the no-peek player plays Aces Up, not {game_class.title}")
         self.plan: list[tuple[Piles, Move]] = []
         self.step = 0
@@ -73,7 +73,6 @@ class NoPeekPlayer:
 
     def __call__(self, game: Game) -> Move:
         """Return the next move of the plan for ``game``'s present deal."""
-        assert isinstance(game, AcesUp) and isinstance(game.options, AcesUpOptions)
         state = game_state(game)  # the piles, and how many cards were dealt: a count
         piles = state[:4]
         if self.step >= len(self.plan) or self.plan[self.step][0] != piles:
@@ -82,7 +81,7 @@ class NoPeekPlayer:
         self.step += 1
         return self.plan[self.step - 1][1]
 
-    def _plan(self, piles: Piles, game: AcesUp, dealt: int) -> list[tuple[Piles, Move]]:
+    def _plan(self, piles: Piles, game: Game, dealt: int) -> list[tuple[Piles, Move]]:
         """Return ``(piles before, move)`` for each move to the best place to deal, then the deal."""
         # What a person knows: which cards the deck holds (its ranks, four suits each) and
         # the cards dealt so far (game.deck[:dealt]); so the *set* still in the stock.
@@ -90,7 +89,7 @@ class NoPeekPlayer:
         unseen = _mask([tuple(card.index for card in Deck.standard(game.deck.ranks))])
         unseen &= ~_mask([tuple(card.index for card in game.deck[:dealt])])
         size, last = len(game.deck), dealt >= len(game.deck)
-        aces_only = game.options.aces_only
+        aces_only = bool(game.options.to_json()["aces_only"])
         # Depth-first over card moves only, on the package's own Stack, each position once.
         paths: dict[Piles, list[tuple[Piles, Move]]] = {piles: []}
         frontier: ArrayStack[Piles] = ArrayStack([piles])

@@ -25,6 +25,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, TextIO, overload
 
+from solitaire_ds.blame import GameStopped, stop_of
 from solitaire_ds.cards import Deck, DeckError
 from solitaire_ds.games import game_class
 from solitaire_ds.games.base import Game, GameOptions
@@ -197,9 +198,24 @@ class SimulationRun:
     game_type: type[Game] | None = None
     toolkit: Toolkit | None = None
     shuffle: Callable[[list[Any], random.Random], None] | None = None
+    #: The student's folder those come from: a deal their code stops raises GameStopped.
+    folder: Path | None = None
 
     def play(self, source: DealSource) -> dict[str, Any]:
-        """Play one deal without recording events; return its labelled result."""
+        """Play one deal without recording events; return its labelled result.
+
+        On a student's code (``game_type``, ``toolkit`` or ``shuffle`` given), any exception
+        becomes :class:`~solitaire_ds.blame.GameStopped`, saying whose code failed where (it
+        crosses from a worker process, where a traceback does not).
+        """
+        if self.game_type is None and self.toolkit is None and self.shuffle is None:
+            return self._play(source)
+        try:
+            return self._play(source)
+        except Exception as exc:
+            raise GameStopped(stop_of(exc, self.folder)) from None
+
+    def _play(self, source: DealSource) -> dict[str, Any]:
         cls, options = self._rules
         deck = source.make_deck()
         if self.shuffle is not None and source.seed is not None:  # dealt by the student's shuffle

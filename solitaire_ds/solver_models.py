@@ -76,11 +76,11 @@ from dataclasses import dataclass
 from typing import ClassVar, Protocol
 
 from solitaire_ds.cards import Deck
-from solitaire_ds.games.aces_up import AcesUp, AcesUpOptions
+from solitaire_ds.games.aces_up import AcesUp
 from solitaire_ds.games.base import Game, Move
-from solitaire_ds.games.idiots_delight import IdiotsDelight, IdiotsDelightOptions
+from solitaire_ds.games.idiots_delight import IdiotsDelight
 
-__all__ = ["AcesUpModel", "IdiotsDelightModel", "LoggedModel", "Model", "State", "game_state", "model_for"]
+__all__ = ["AcesUpModel", "IdiotsDelightModel", "LoggedModel", "Model", "State", "game_state", "model_for", "plays"]
 
 Piles = tuple[tuple[int, ...], ...]
 #: Four piles of card indexes (bottom first) and the position of the next card to deal.
@@ -504,12 +504,28 @@ def game_state(game: Game) -> State:
     return (piles[0], piles[1], piles[2], piles[3], pos)
 
 
+def plays(game_class: type[Game], kind: type[Game]) -> bool:
+    """Return True when ``game_class`` plays the game that ``kind`` plays.
+
+    Read from the classes' ``name``, not their ancestry: a student's own ``AcesUp``
+    (``play aces-up --impl their-folder``) is another class that plays the same game.
+
+    >>> from solitaire_ds.games.klondike import Klondike
+    >>> plays(type("AcesUp", (), {"name": "aces-up"}), AcesUp), plays(Klondike, AcesUp)
+    (True, False)
+    """
+    return getattr(game_class, "name", None) == kind.name
+
+
 def model_for(game: Game) -> IdiotsDelightModel | AcesUpModel:
-    """Return the search model of ``game``'s kind, deck and options."""
-    if isinstance(game, IdiotsDelight):
-        assert isinstance(game.options, IdiotsDelightOptions)
-        return IdiotsDelightModel(game.deck, game.options.deal_any_time)
-    if isinstance(game, AcesUp):
-        assert isinstance(game.options, AcesUpOptions)
-        return AcesUpModel(game.deck, game.options.aces_only)
+    """Return the search model of ``game``'s kind, deck and options.
+
+    The package's game or a student's own class of it (see :func:`plays`); its options
+    are read by name from ``game.options.to_json()``. Raise TypeError for another game.
+    """
+    options = game.options.to_json()
+    if plays(type(game), IdiotsDelight):
+        return IdiotsDelightModel(game.deck, bool(options["deal_any_time"]))
+    if plays(type(game), AcesUp):
+        return AcesUpModel(game.deck, bool(options["aces_only"]))
     raise TypeError(f"the solver plays Idiot's Delight and Aces Up, not {game.title}")

@@ -50,6 +50,7 @@ from solitaire_ds.solver_models import (
     State,
     game_state,
     model_for,
+    plays,
 )
 from solitaire_ds.structures.array_stack import ArrayStack
 
@@ -265,6 +266,6 @@ def solver_no_lone_player(game_class: type[Game]) -> Callable[[Game], Move]:
     decides which card of the next deal covers it); a published solver refuses it, and
     this player measures what that costs. Raise TypeError for another game.
     """
-    if not issubclass(game_class, AcesUp):
+    if not plays(game_class, AcesUp):
         raise TypeError(f"the solver-no-lone player plays Aces Up, not {game_class.title}")
     return SolverPlayer(game_class, lone_moves=False)

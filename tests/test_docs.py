@@ -536,7 +536,7 @@ def test_every_readme_command_parses_and_the_games_and_docs_are_there() -> None:
     assert {"grade", "play"} <= {argv[1] for argv in lines if "--impl" in argv or "--csv" in argv}
     assert any("--player" in argv for argv in lines)
     where = _readme_section("Where to go next")
-    assert "solitaire-ds docs" in where and ".[docs]" in where
+    assert "solitaire-ds docs" in where and ".[docs,grading]" in where
 
 
 #: What readers do not know: the project's issue numbers, the seed files' names, shared/ paths.
@@ -569,3 +569,18 @@ def test_the_licence_page_quotes_the_license_file_whole() -> None:
     lines = (ROOT / "LICENSE").read_text(encoding="utf-8").strip().splitlines()
     assert page.splitlines() == [f"> {line}" if line else ">" for line in lines]
     assert lines[0] == "MIT License"
+
+
+def test_the_docs_command_names_the_grading_extra_when_the_test_tools_are_missing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The pages show real `check` sessions: without pytest the build would stop on the first one.
+    import importlib.util
+
+    from solitaire_ds.cli import UsageError
+
+    # mkdocs "found" too, so that the test runs without the docs extra
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pytest" else object())
+    with pytest.raises(UsageError, match=re.escape(f"pytest is not installed (the pages show real `check` "
+                                                   f"sessions, which run the tests): {INSTALL_HINT}")):
+        docs_command(["serve"])
+    assert "grading" in INSTALL_HINT

@@ -336,6 +336,18 @@ def _folders_below(here: Path) -> list[Path]:
     return [p for p in children[:1000] if any((p / ex.relpath).is_file() for ex in EXERCISES)]
 
 
+def _tutorials() -> str:
+    """Where the tutorials are: the installed course file's ``site``, else `solitaire-ds docs` or the instructor."""
+    from solitaire_ds.course.config import CourseError, load_course
+    from solitaire_ds.course.report import tutorials_at
+
+    try:
+        site = load_course(None).site
+    except CourseError:  # the instructor's mistake: `grade` says it (it reads the same file); not here
+        site = None
+    return tutorials_at(site, (REPO_ROOT / "mkdocs.yml").is_file())
+
+
 def _check(args: argparse.Namespace) -> int:
     chosen = _selected([args.number] if args.number is not None else None)
     command = "solitaire-ds check" + (f" {args.number.number}" if args.number is not None else "")
@@ -367,5 +379,5 @@ def _check(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if isinstance(folder, Path) and _own_folder(args, folder):
         remember(folder, result)
-    print(check_text(result, every=args.every, width=terminal_width()))
+    print(check_text(result, every=args.every, width=terminal_width(), tutorials=_tutorials()))
     return 0 if all(r.status == "pass" for r in result.exercises) else 1

@@ -36,7 +36,7 @@ __all__ = ["BUILDERS", "GENERATED_MARK", "INSTALL_HINT", "GenerationError", "bui
            "generate", "generated_config", "mkdocs_command", "register"]
 
 #: What to tell a user who has no mkdocs.
-INSTALL_HINT = "install the docs extra: pip install -e '.[docs]'"
+INSTALL_HINT = "install the docs and grading extras: pip install -e '.[docs,grading]'"
 
 #: The builders ``docs --build`` can run, by name: the module each needs.
 BUILDERS = {"mkdocs": "mkdocs", "zensical": "zensical"}
@@ -111,10 +111,19 @@ def docs_command(argv: list[str], config: Path = REPO_ROOT / "mkdocs.yml") -> li
     """
     if importlib.util.find_spec("mkdocs") is None or importlib.util.find_spec("material") is None:
         raise UsageError(f"mkdocs is not installed: {INSTALL_HINT}")
+    _need_test_tools()
     if not config.is_file():
         raise UsageError(f"no {config.name} in {config.parent}: the docs are served from a source "
-                         "checkout of solitaire-ds (git clone, then pip install -e '.[docs]')")
+                         "checkout of solitaire-ds (git clone, then pip install -e '.[docs,grading]')")
     return mkdocs_command(argv, config)
+
+
+def _need_test_tools() -> None:
+    """Raise UsageError when pytest or Hypothesis is missing: the pages' sample ``check`` sessions run the tests."""
+    for name in ("pytest", "hypothesis"):
+        if importlib.util.find_spec(name) is None:
+            raise UsageError(f"{name} is not installed (the pages show real `check` sessions, which run "
+                             f"the tests): {INSTALL_HINT}")
 
 
 class GenerationError(ValueError):
@@ -156,7 +165,8 @@ def generate(out: Path, root: Path = REPO_ROOT) -> int:
     config, docs = root / "mkdocs.yml", root / "docs"
     if not config.is_file() or not docs.is_dir():
         raise UsageError(f"no mkdocs.yml and docs/ in {root}: the site is generated from a source checkout "
-                         "of solitaire-ds (git clone, then pip install -e '.[docs]')")
+                         "of solitaire-ds (git clone, then pip install -e '.[docs,grading]')")
+    _need_test_tools()
     _check_replaceable(out)
     config_text = config.read_text(encoding="utf-8")
     new_config = generated_config(config_text, root)

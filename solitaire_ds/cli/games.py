@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from solitaire_ds.blame import GameStopped, stop_of
 from solitaire_ds.cards import Deck, DeckError
 from solitaire_ds.cli.args import (
     MAX_GAMES,
@@ -224,11 +225,8 @@ def _play(args: argparse.Namespace) -> int:
     except Exception as exc:
         if toolkit is DEFAULT_TOOLKIT and not theirs:
             raise
-        # The student's code broke the game: say where, without a traceback.
-        whose = "; ".join([*([f"structures from {tilde(toolkit.source)}"] if toolkit != DEFAULT_TOOLKIT else []),
-                           *theirs])
-        print(f"solitaire-ds: the game stopped: {_where(exc)} raised {type(exc).__name__}: {exc}\n"
-              f"  ({whose}; run `solitaire-ds check` to find the bug)", file=sys.stderr)
+        # Their code broke the game, or the package's did: say which, without a traceback.
+        print(stop_of(exc, _folder(args.impl)).said(), file=sys.stderr)
         return 1
     width = terminal_width()
     print(fit(f"Deal: {origin}" + (f"; structures from {tilde(toolkit.source)}" if toolkit != DEFAULT_TOOLKIT
@@ -241,17 +239,12 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
-def _where(exc: BaseException) -> str:
-    """Return ``Class.method`` of the innermost frame of ``exc`` (where the student's code broke)."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    if tb is None:
-        return "the game"
-    frame = tb.tb_frame
-    owner = frame.f_locals.get("self")
-    name = frame.f_code.co_name
-    return f"{type(owner).__name__}.{name}" if owner is not None else name
+def _folder(impl: str) -> Path | None:
+    """Return the student's folder ``--impl`` names (None for the package itself)."""
+    from solitaire_ds.course.catalog import resolve_impl
+
+    folder = resolve_impl(impl)  # checked already by _theirs: it exists
+    return folder if isinstance(folder, Path) else None
 
 
 # -- simulate -------------------------------------------------------------------------
@@ -272,9 +265,15 @@ def _simulate(args: argparse.Namespace) -> int:
     game_type, shuffle, _ = _theirs(args.impl, cls)
     toolkit = _toolkit(args.impl, args.linked)
     run = SimulationRun(cls.name, options.to_json(), player, game_type if game_type is not cls else None,
-                        toolkit if toolkit != DEFAULT_TOOLKIT else None, shuffle)
+                        toolkit if toolkit != DEFAULT_TOOLKIT else None, shuffle, _folder(args.impl))
     started = time.perf_counter()
-    results = run_deals(run, sources, args.workers, ProgressBar(cls.title))
+    progress = ProgressBar(cls.title)
+    try:
+        results = run_deals(run, sources, args.workers, progress)
+    except GameStopped as exc:  # raised only where the student's code ran (see SimulationRun.play)
+        progress.interrupted()
+        print(exc.stop.said(), file=sys.stderr)
+        return 1
     elapsed = time.perf_counter() - started
     if args.jsonl is not None:
         write_output(args.jsonl, "".join(json.dumps(r) + "\n" for r in results))

@@ -65,6 +65,8 @@ class Course:
     #: The instructor's test files, by their path in the grader's copy of the package.
     tests: Mapping[str, bytes] = field(default_factory=dict)
     source: str = "the default course"
+    #: The address of the course's site (its tutorials), which ``check`` names; None: not set.
+    site: str | None = None
 
     def points_of(self, number: int) -> int:
         """Return what exercise ``number`` is worth."""
@@ -135,13 +137,14 @@ def load_course(path: str | Path | None, tests: str | Path | None = None) -> Cou
         raise CourseError(f"{file}: not a text file (a course file is TOML)") from None
     except ValueError as exc:  # TOMLDecodeError, or an integer of more than 4,300 digits
         raise CourseError(f"{file}: not valid TOML: {shorten(str(exc))}") from None
-    _only(data, {"defaults", "exercise"}, where, "")
+    _only(data, {"defaults", "exercise", "site"}, where, "")
     defaults = _table(data, "defaults", where)
     _only(defaults, {"points", "weight"}, where, "defaults.")
     course = Course(
         default_points=_points(defaults.get("points", 10), where, "defaults.points"),
         default_weight=_weight(defaults.get("weight", 1), where, "defaults.weight"),
         source=where,
+        site=_site(data["site"], where) if "site" in data else None,
     )
     points: dict[int, int] = {}
     weights: dict[int, tuple[tuple[str, float], ...]] = {}
@@ -235,6 +238,28 @@ def _weight(value: Any, where: str, key: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MOST:
         raise CourseError(f"{where}: {key} must be a number from 0 to {MOST:,}, not {_token(value)}")
     return float(value)
+
+
+#: What ``site`` may be: an http(s) address of printable characters, no white space.
+_SITE = re.compile(r"https?://[!-~]+\Z")
+_MAX_SITE = 200
+
+
+def _site(value: Any, where: str) -> str:
+    """Return the ``site`` setting, checked: an http(s) address of at most 200 characters.
+
+    >>> _site("https://example.org/solitaire-ds/", "course.toml")
+    'https://example.org/solitaire-ds/'
+    >>> _site("example.org", "course.toml")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    solitaire_ds.course.config.CourseError: course.toml: site must be an address starting https:// ...
+    """
+    if not isinstance(value, str) or len(value) > _MAX_SITE or not _SITE.match(value):
+        raise CourseError(f"{where}: site must be an address starting https:// or http://, "
+                          f"not {_token(value)}" + (f" (at most {_MAX_SITE} characters)"
+                                                    if isinstance(value, str) and len(value) > _MAX_SITE else ""))
+    return value
 
 
 def _token(value: Any) -> str:

@@ -23,7 +23,7 @@ from typing import Any
 from solitaire_ds.course.results import ExerciseResult, SubmissionResult
 from solitaire_ds.text import fit
 
-__all__ = ["check_text", "csv_text", "feedback_markdown", "gradescope_json", "score_table"]
+__all__ = ["check_text", "csv_text", "feedback_markdown", "gradescope_json", "score_table", "tutorials_at"]
 
 _TITLE_WIDTH = 44
 
@@ -73,8 +73,11 @@ def score_table(result: SubmissionResult) -> str:
 _STATUS = {"pass": "PASS", "partial": "FAIL", "fail": "FAIL", "error": "ERROR"}
 
 
-def check_text(result: SubmissionResult, every: bool = False, width: int = 80) -> str:
+def check_text(result: SubmissionResult, every: bool = False, width: int = 80,
+               tutorials: str = "on the course site") -> str:
     """Return the student's report: a pass/fail table, then each first failing example.
+
+    ``tutorials`` says where the tutorials are, for the next step (see :func:`tutorials_at`).
 
     >>> from solitaire_ds.course.catalog import exercise
     >>> from solitaire_ds.course.results import ExerciseResult, SubmissionResult
@@ -85,7 +88,8 @@ def check_text(result: SubmissionResult, every: bool = False, width: int = 80) -
     <BLANKLINE>
     Exercise 1 passes every test. Well done!
     Next: exercise 2, LinkedStack: a stack of linked nodes.
-    Its tutorial is "Exercise 2" on the course site; when it is written, run:
+    Its tutorial, "Exercise 2": on the course site
+    When it is written, run:
       solitaire-ds check 2
     """
     lines = [f"  {'#':>2}  {'exercise':<{_TITLE_WIDTH}}  result  tests  points"]
@@ -117,7 +121,7 @@ def check_text(result: SubmissionResult, every: bool = False, width: int = 80) -
             lines.append(f"Exercise {result.exercises[0].exercise.number} passes every test. Well done!")
         else:
             lines.append(f"All {passing} exercises pass every test. Well done!")
-        lines.append(_next_step(max(r.exercise.number for r in result.exercises)))
+        lines.append(_next_step(max(r.exercise.number for r in result.exercises), tutorials))
     else:
         n = failing[0].exercise.number
         lines.append(
@@ -138,7 +142,28 @@ def _short(test: str) -> str:
     return rest if sep and head.startswith("Test") and "/" not in head else test
 
 
-def _next_step(done: int) -> str:
+def tutorials_at(site: str | None, served: bool) -> str:
+    """Return where the tutorials are, as ``check``'s next step says it.
+
+    The course's ``site`` when its course file sets one; else, in a clone of the project
+    (``served``: its ``mkdocs.yml`` is there), the site ``solitaire-ds docs`` serves; else
+    (a wheel, no address known) the instructor's.
+
+    >>> tutorials_at("https://example.org/sds/", False)
+    'https://example.org/sds/'
+    >>> tutorials_at(None, True)
+    'on the site `solitaire-ds docs` serves'
+    >>> tutorials_at(None, False)
+    "on your course's site (ask your instructor where)"
+    """
+    if site:
+        return site
+    if served:
+        return "on the site `solitaire-ds docs` serves"
+    return "on your course's site (ask your instructor where)"
+
+
+def _next_step(done: int, tutorials: str = "on the course site") -> str:
     """What comes after exercise ``done`` passes: the next exercise, or the games."""
     from solitaire_ds.course.catalog import EXERCISES
 
@@ -147,8 +172,8 @@ def _next_step(done: int) -> str:
         return ("Next: that was the last exercise. Watch the games run on your own code: "
                 "solitaire-ds play perpetual-motion --impl .")
     ex = later[0]
-    return (f"Next: exercise {ex.number}, {ex.title}.\nIts tutorial is \"Exercise {ex.number}\" on the "
-            f"course site; when it is written, run:\n  solitaire-ds check {ex.number}")
+    return (f"Next: exercise {ex.number}, {ex.title}.\nIts tutorial, \"Exercise {ex.number}\": "
+            f"{tutorials}\nWhen it is written, run:\n  solitaire-ds check {ex.number}")
 
 
 def gradescope_json(

@@ -71,7 +71,7 @@ def test_the_shipped_course_is_todays_scoring() -> None:
         ("[defaults]\nweight = inf\n", "defaults.weight must be a number from 0 to 1,000,000, not 'inf'"),
         ("[defaults]\nweight = nan\n", "defaults.weight must be a number from 0 to 1,000,000, not 'nan'"),
         ("[defaults]\npoints = " + "9" * 5000 + "\n", "not valid TOML: Exceeds the limit (4300 digits)"),
-        ("[course]\n", "unknown key course (expected defaults, exercise)"),
+        ("[course]\n", "unknown key course (expected defaults, exercise, site)"),
         ("points = [\n", "not valid TOML"),
     ],
 )
