@@ -6,8 +6,9 @@ prompt again.
 
 At each decision the player first reads what happened since the last one, one line per
 event with card symbols (their own move, then the deals and discards the game made by
-itself), then sees the piles (card symbols, top card last), the stock, and
-the legal moves numbered from 1. They type a number, a move as text (``pair 1 3``), or:
+itself), then sees the piles (card symbols, top card last) and the stock, each labelled
+with its structure (``pile 1 (Stack)``), and the legal moves numbered from 1. They type a
+number, a move as text (``pair 1 3``), or:
 
 * ``h`` -- help: the rules summary and these commands again;
 * ``u`` -- undo the last decision: the game is rebuilt from its deck and the decisions so
@@ -15,6 +16,9 @@ the legal moves numbered from 1. They type a number, a move as text (``pair 1 3`
 * ``q`` -- quit: the game records a ``quit`` decision and ends (after the last deal of
   Aces Up, where ``end`` is the rules' own way to stop, it plays ``end``), so ``--json``
   still writes a record that ``replay`` verifies. The end of input (Ctrl-D) quits too.
+
+A word that is no move gets the list of what is accepted at that moment: the move numbers,
+the kinds of move open now, ``h``, ``u`` (once there is a move to undo) and ``q``.
 
 Input and output go through ``input`` and ``print`` (or the functions given), so tests
 drive the player with a list of lines.

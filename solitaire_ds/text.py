@@ -131,11 +131,12 @@ def terminal_width(default: int = 80, stream: object = None) -> int:
     return max(40, shutil.get_terminal_size((default, 24)).columns)
 
 
-def fit(text: str, width: int = 80) -> str:
+def fit(text: str, width: int = 80, *, cut_words: bool = False) -> str:
     """Wrap every line of ``text`` longer than ``width`` at its words; the lines it wraps
     onto are indented two spaces more than the line itself. Shorter lines are kept as
-    they are (a table that fits stays a table); a word longer than a whole line (a long
-    path) is cut across lines, so no line is wider than ``width``.
+    they are (a table that fits stays a table). A word longer than a whole line (a long
+    path) is kept whole, so that it can be copied, unless ``cut_words`` (for a terminal,
+    where no line may be wider than ``width``).
 
     >>> print(fit("  deal 1: " + "A♣ " * 30, 40))
       deal 1: A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣
@@ -151,7 +152,7 @@ def fit(text: str, width: int = 80) -> str:
             continue
         indent = line[: len(line) - len(line.lstrip())]
         out += textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent + "  ",
-                             break_on_hyphens=False)
+                             break_on_hyphens=False, break_long_words=cut_words)
     return "\n".join(out)
 
 
@@ -170,7 +171,7 @@ def fit_for(stream: object, text: str) -> str:
             return text
     except (AttributeError, ValueError):
         return text
-    return fit(text, terminal_width(stream=stream))
+    return fit(text, terminal_width(stream=stream), cut_words=True)
 
 
 def wants_colour(stream: object) -> bool:

@@ -232,7 +232,8 @@ def _play(args: argparse.Namespace) -> int:
         return 1
     width = terminal_width()
     print(fit(f"Deal: {origin}" + (f"; structures from {tilde(toolkit.source)}" if toolkit != DEFAULT_TOOLKIT
-                                   else "") + (f"; {', '.join(theirs)}" if theirs else ""), width))
+                                   else "") + (f"; {', '.join(theirs)}" if theirs else ""), width,
+              cut_words=sys.stdout.isatty()))
     told = fit(render_text(record), width) if args.record else tell(record, width)
     print(colour_suits(told) if wants_colour(sys.stdout) else told, end="")
     if args.json is not None:
@@ -412,7 +413,7 @@ def _replay(args: argparse.Namespace) -> int:
         _warn(f"{path}: rejected: the record cannot be read ({type(exc).__name__}: {shorten(str(exc))})")
         return 1
     print(text, end="")
-    print(fit(f"{path}: verified: {len(record.events)} events replay exactly", width))
+    print(fit(f"{path}: verified: {len(record.events)} events replay exactly", width, cut_words=sys.stdout.isatty()))
     return 0
 
 
