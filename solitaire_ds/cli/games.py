@@ -238,7 +238,7 @@ def _play(args: argparse.Namespace) -> int:
     print(colour_suits(told) if wants_colour(sys.stdout) else told, end="")
     if args.json is not None:
         write_output(args.json, record.dumps())
-        print(f"Record written to {args.json}")
+        print(fit(f"Record written to {args.json}", width, cut_words=sys.stdout.isatty()))
     return 0
 
 
