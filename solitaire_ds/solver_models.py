@@ -80,7 +80,7 @@ from solitaire_ds.games.aces_up import AcesUp, AcesUpOptions
 from solitaire_ds.games.base import Game, Move
 from solitaire_ds.games.idiots_delight import IdiotsDelight, IdiotsDelightOptions
 
-__all__ = ["AcesUpModel", "IdiotsDelightModel", "Model", "State", "game_state", "model_for"]
+__all__ = ["AcesUpModel", "IdiotsDelightModel", "LoggedModel", "Model", "State", "game_state", "model_for"]
 
 Piles = tuple[tuple[int, ...], ...]
 #: Four piles of card indexes (bottom first) and the position of the next card to deal.
@@ -429,6 +429,62 @@ def _drop(tops: tuple[int, int, int, int]) -> int:
     bit, beaters = _CARD_BIT, _BEATERS
     showing = bit[tops[0]] | bit[tops[1]] | bit[tops[2]] | bit[tops[3]]
     return sum(1 << k for k, top in enumerate(tops) if beaters[top] & showing)
+
+
+class LoggedModel:
+    """A model that answers as ``model`` does and logs what a search asked of it, in order.
+
+    The log holds ``("children", state)`` for each state the search expands,
+    ``("dominant", state)`` for each call of :meth:`dominant`, and ``("value", state)`` for
+    each end state it scores: enough to count the expansions of a search and to see what it
+    knew when it made each (the exercise's checks read it). It stops growing at
+    :attr:`LIMIT` entries, and ``dropped`` counts the ones it did not keep.
+
+    >>> model = LoggedModel(IdiotsDelightModel(Deck.standard()))
+    >>> start = model.settle(((), (), (), ()), 0)
+    >>> _ = model.children(start)
+    >>> [kind for kind, _ in model.log], model.dropped
+    (['children'], 0)
+    """
+
+    #: The most entries kept (a log is read back whole: keep it a few hundred kilobytes).
+    LIMIT: ClassVar[int] = 20_000
+
+    def __init__(self, model: IdiotsDelightModel | AcesUpModel) -> None:
+        self.model = model
+        self.best_possible = model.best_possible
+        self.log: list[tuple[str, State]] = []
+        self.dropped = 0
+
+    def _note(self, kind: str, state: State) -> None:
+        if len(self.log) < self.LIMIT:
+            self.log.append((kind, state))
+        else:
+            self.dropped += 1
+
+    def settle(self, piles: Piles, pos: int) -> State:
+        return self.model.settle(piles, pos)
+
+    def children(self, state: State) -> list[tuple[Move, State]]:
+        self._note("children", state)
+        return self.model.children(state)
+
+    def dominant(self, state: State, children: list[tuple[Move, State]]) -> list[tuple[Move, State]]:
+        self._note("dominant", state)
+        return self.model.dominant(state, children)
+
+    def is_end(self, state: State) -> bool:
+        return self.model.is_end(state)
+
+    def value(self, state: State) -> int:
+        self._note("value", state)
+        return self.model.value(state)
+
+    def key(self, state: State, prune: bool) -> object:
+        return self.model.key(state, prune)
+
+    def bound(self, state: State) -> int:
+        return self.model.bound(state)
 
 
 def game_state(game: Game) -> State:

@@ -90,13 +90,23 @@ def search(
     """Search every state reachable from ``start`` depth first; return the best line.
 
     With ``max_states``, the search checks before each pop: once more than ``max_states``
-    states are known (``len(visited) > max_states``) *and* at least one end state has been
-    scored, it stops and returns the best line found so far (``Solution.complete`` is then
-    False): a lower bound on perfect play. So it never stops before it has a line, and it
+    states are known (``len(visited) > max_states``) *and* it has a line (an end state
+    scored, or the ``incumbent``), it stops and returns the best line found so far
+    (``Solution.complete`` is then False): a lower bound on perfect play. So it never stops before it has a line, and it
     stops at the first pop after the budget is passed, not one state earlier or one
     expansion later.
     With ``incumbent`` (a line from ``start`` found some other way), the search starts
-    from its value and line: it returns a better line or that one, never a worse one.
+    from its value and line: it returns a better line or that one, never a worse one. The
+    incumbent counts as a line already found: with ``max_states`` too, the search may stop
+    at the budget before it has scored an end state of its own (and return the incumbent).
+
+    With ``prune`` (see :mod:`solitaire_ds.solver_models`), three things change, and
+    nothing else: a popped state whose ``model.bound(state)`` is no better than the best
+    value found so far (``bound <= best``) is skipped without being expanded; the children
+    of an expanded state are cut down to ``model.dominant(state, children)`` before they are
+    scored or pushed; and the search stops as soon as it finds a line worth
+    ``model.best_possible``. Without ``prune`` every known state that is not an end is
+    expanded (asked ``model.children(state)``) exactly once.
 
     The frontier is the package's own :class:`~solitaire_ds.structures.ArrayStack` of
     ``(state, depth, move)``; ``path`` holds the moves to the state being expanded. A

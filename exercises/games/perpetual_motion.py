@@ -181,6 +181,11 @@ class PerpetualMotion(FourPileGame):
         A face-down pack is dealt from what was its bottom: the piles are pushed onto one
         Stack and dealt by popping it. A face-up pack is dealt from its top: the piles are
         enqueued top card first. "right" picks pile 4 up first, "left" pile 1.
+
+        Build the face-down pack with ``self.toolkit.stack()``: a new, empty Stack of the
+        structures this game was given (the package's ``ArrayStack`` unless a player's own
+        classes were passed in). The stock is empty at the end of a round: refill
+        ``self.stock`` with ``enqueue`` and return it.
         """
         raise NotImplementedError("Pop the piles, in the reading's order, into the stock (via a Stack if face down).")
 

@@ -115,6 +115,9 @@ class AcesUp(FourPileGame):
     def card_moves(self) -> list[Move]:
         """Return the moves ``move i j`` allowed now: pile j empty, pile i's top may fill it.
 
+        In any order (the checks compare them as a set): the greedy player and the solver
+        choose among them by the piles, never by their place in the list.
+
         Runtime complexity: O(1) (four piles).
         """
         empty = [j for j in range(NUM_PILES) if not self.piles[j]]

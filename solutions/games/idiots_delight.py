@@ -122,7 +122,14 @@ class IdiotsDelight(FourPileGame):
         return not self.over and self.deals > 0 and bool(self.removals())
 
     def removals(self) -> list[Move]:
-        """Return the ``pair`` and ``suit`` moves allowed now, by pile numbers.
+        """Return the ``pair`` and ``suit`` moves allowed now, in the order of their piles.
+
+        One move at most for each two piles ``i < j`` that both show a card, taken in the
+        order (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4): ``pair i j`` when the two cards
+        have the same rank, else ``suit i j`` when they have the same suit. So with A♣ 2♣ A♦ 2♦
+        showing the moves are ``suit 1 2``, ``pair 1 3``, ``pair 2 4``, ``suit 3 4``, in that
+        order. The order is a rule, not a detail: the greedy player takes the first pair in
+        this list, else its first suit move, so a game's record depends on it.
 
         Runtime complexity: O(1) (six pairs of piles).
         """
@@ -143,7 +150,8 @@ class IdiotsDelight(FourPileGame):
         return moves
 
     def legal_moves(self) -> list[Move]:
-        """Return the moves allowed now: removals, ``deal`` (with the option), ``quit``.
+        """Return the moves allowed now: removals (in :meth:`removals`' order), then ``deal``
+        (with the option), then ``quit``.
 
         Empty when the game does not wait for a decision.
 

@@ -102,3 +102,29 @@ def test_a_game_failure_shows_no_expression_dump(zoo_results: dict[str, Exercise
     for bug in BUGS:
         message = zoo_results[bug.name].summary
         assert "\nassert " not in message and not message.startswith("assert "), (bug.name, message)
+
+
+#: Game and solver bugs, each with words its first message must hold and the words of the
+#: neighbouring bug's message it must not (each message names only the cause it establishes).
+FIRST_CAUSES = {
+    "21_klondike_rule_2_skipped": ("missed the rule-2 move", "rule-3 move where"),
+    "44_klondike_run_placed_by_its_top_card": ("Both are rule-3 moves", "missed the"),
+    "49_klondike_waste_to_a_pile_before_its_foundation": ("missed the rule-1 move", "only a king"),
+    "60_perpetual_motion_cycle_check_remembers_first": ("your game ended there", "never gathered"),
+    "54_idiots_delight_suit_event_piles_lower_first": ("'piles' is", "'keep'"),
+    "55_idiots_delight_suit_keeps_the_first_piles_card": ("'keep' is", "'piles'"),
+    "57_idiots_delight_suits_listed_after_pairs": ("the same moves in another order", "event"),
+    "58_aces_up_discards_listed_by_rank": ("'cards' is", "should score"),
+    "51_solver_adds_keys_when_it_pops": ("a second time", "dominant"),
+    "52_solver_ignores_dominant": ("model.dominant", "bound"),
+    "53_solver_prunes_with_less_than": ("no better than the best value", "dominant"),
+}
+
+
+@pytest.mark.parametrize("bug", sorted(FIRST_CAUSES))
+def test_a_game_message_names_the_first_difference_and_only_its_cause(
+    bug: str, zoo_results: dict[str, ExerciseResult],
+) -> None:
+    said, not_said = FIRST_CAUSES[bug]
+    message = zoo_results[bug].summary
+    assert said in message and not_said not in message, (bug, message)

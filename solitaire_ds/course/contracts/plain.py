@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import errno
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
-__all__ = ["ExerciseStops", "Played", "describe_steps", "doing", "events_differ", "names_card", "names_pile",
-           "play_to_the_end"]
+__all__ = ["ExerciseStops", "Played", "describe_steps", "doing", "events_differ", "first_difference",
+           "first_step_apart", "in_another_order", "names_card", "names_pile", "play_to_the_end"]
 
 _HEAD_SHOWN = 3
 _HISTORY_SHOWN = 12
@@ -26,9 +26,10 @@ class ExerciseStops(AssertionError):
     returns None): the grader reports it once, and the exercise's other tests as not run."""
 
 
-def events_differ(got: Any, expected: list[dict[str, Any]]) -> str:
+def events_differ(got: Any, expected: list[dict[str, Any]], first: int = 1) -> str:
     """Say where the events ``got`` first differ from ``expected`` ('' when they agree):
-    a missing or extra event, a key missing or extra, or a value, by name.
+    a missing or extra event, a key missing or extra, or a value, by name (the events
+    numbered from ``first``).
 
     >>> events_differ([{"type": "discard", "cards": ["3C"]}], [{"type": "discard", "cards": ["3C"], "piles": [2]}])
     "event 1 (discard) has no 'piles' key (expected [2])"
@@ -37,7 +38,7 @@ def events_differ(got: Any, expected: list[dict[str, Any]]) -> str:
     """
     if not isinstance(got, list):
         return f"the events are {got!r}, not a list"
-    for number, (mine, want) in enumerate(zip(got, expected, strict=False), start=1):
+    for number, (mine, want) in enumerate(zip(got, expected, strict=False), start=first):
         if mine == want:
             continue
         if not isinstance(mine, dict):
@@ -56,6 +57,53 @@ def events_differ(got: Any, expected: list[dict[str, Any]]) -> str:
         more = got[len(expected):] if len(got) > len(expected) else expected[len(got):]
         which = "more" if len(got) > len(expected) else "fewer"
         return f"{abs(len(got) - len(expected))} {which} events than expected ({more[0]!r} first)"
+    return ""
+
+
+def first_difference(theirs: Sequence[Any], trusted: Sequence[Any], say: Callable[[Any], str] = str,
+                     shown_from: int = 0) -> str:
+    """Say the first step where the record ``theirs`` differs from the ``trusted`` one ('' when
+    they agree): what the rules do there, what the code under test did, and the three steps
+    before it (from step ``shown_from`` on), each as ``say`` words it.
+
+    >>> first_difference(["deal", "pair 1 3", "suit 2 4"], ["deal", "pair 1 3", "pair 2 4"])
+    "step 2 should be 'pair 2 4', your code did 'suit 2 4' (after deal, pair 1 3)"
+    >>> first_difference(["deal"], ["deal", "pair 1 3"])
+    "step 1 should be 'pair 1 3', your code did 'nothing more' (after deal)"
+    """
+    at = first_step_apart(theirs, trusted)
+    if at == len(theirs) == len(trusted):
+        return ""
+    want = say(trusted[at]) if at < len(trusted) else "the end"
+    did = say(theirs[at]) if at < len(theirs) else "nothing more"
+    if did == want:  # the same in words: show the records themselves
+        want, did = repr(trusted[at]), repr(theirs[at])
+    before = ", ".join(say(step) for step in trusted[max(at - 3, shown_from):at]) or "the deal"
+    return f"step {at} should be '{want}', your code did '{did}' (after {before})"
+
+
+def first_step_apart(theirs: Sequence[Any], trusted: Sequence[Any]) -> int:
+    """Return the index of the first step where two records differ (the shorter one's length
+    when one goes on past the other's end).
+
+    >>> first_step_apart("abc", "abd"), first_step_apart("ab", "abc"), first_step_apart("ab", "ab")
+    (2, 2, 2)
+    """
+    return next((n for n, (a, b) in enumerate(zip(theirs, trusted, strict=False)) if a != b),
+                min(len(theirs), len(trusted)))
+
+
+def in_another_order(got: Sequence[Any], expected: Sequence[Any], order: str) -> str:
+    """Return the words for ``got`` when it holds the moves ``expected`` holds in another
+    order (''otherwise): "the same moves in another order; the order is ``order``".
+
+    >>> in_another_order(["pair 1 3", "suit 1 2"], ["suit 1 2", "pair 1 3"], "by piles")
+    'the same moves in another order; the order is by piles'
+    >>> in_another_order(["pair 1 3"], ["suit 1 2", "pair 1 3"], "by piles")
+    ''
+    """
+    if list(got) != list(expected) and sorted(map(str, got)) == sorted(map(str, expected)):
+        return f"the same moves in another order; the order is {order}"
     return ""
 
 

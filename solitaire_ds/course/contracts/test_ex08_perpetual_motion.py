@@ -21,7 +21,7 @@ from solitaire_ds.cards import Deck, Rank
 from solitaire_ds.course.catalog import load_module
 from solitaire_ds.course.contracts.drawn import Draw, DrawnDeck
 from solitaire_ds.course.contracts.pinned import EIGHT_CARD_DECK, FIRST_GATHER, SHUFFLED_ENDINGS
-from solitaire_ds.course.contracts.plain import Played, doing
+from solitaire_ds.course.contracts.plain import Played, doing, first_difference, first_step_apart
 from solitaire_ds.course.grader.proxy import Submission, drive
 
 READINGS = list(FIRST_GATHER)
@@ -68,6 +68,51 @@ def first_stock(events: list[dict[str, Any]]) -> str | None:
     return next((" ".join(e["stock"]) for e in events if e["type"] == "gather"), None)
 
 
+@cache
+def rules_record(deck: Deck, gather: str) -> tuple[int, list[dict[str, Any]]]:
+    """Return the package's own game on ``deck``: its steps (advance calls) to the end, and its events."""
+    from solitaire_ds.games.perpetual_motion import PerpetualMotion, PerpetualMotionOptions
+
+    game = PerpetualMotion(deck, PerpetualMotionOptions(gather=gather))
+    steps = drive(game, "advance", "is_over", 20_000)
+    return steps, list(game.events)
+
+
+def said(event: Any) -> str:
+    """Return an event in a player's words (the package's own description), or as it is."""
+    from solitaire_ds.games.perpetual_motion import PerpetualMotion
+
+    try:
+        return PerpetualMotion(Deck.parse(EIGHT_CARD_DECK, ranks=[Rank.ACE, Rank.TWO])).describe(event)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return repr(event)
+
+
+def where_it_differs(events: list[Any], deck: Deck, gather: str, prefix: bool = False) -> str:
+    """Say the first step where ``events`` differ from the rules' game on ``deck`` (from its start
+    only, with ``prefix``), and what that step establishes: the cycle check, when the rules end
+    the game there and the code did not, or the code ended it where the rules gather and play on."""
+    trusted = rules_record(deck, gather)[1]
+    ended = bool(events) and isinstance(events[-1], dict) and events[-1].get("type") == "result"
+    if prefix and isinstance(events, list) and not ended:
+        trusted = trusted[:len(events)]
+    differ = first_difference(events, trusted, said)
+    if not differ:
+        return "it was not gathered, though every event so far is the rules' own"
+    at = first_step_apart(events, trusted)
+    want = trusted[at] if at < len(trusted) else None
+    did = events[at] if at < len(events) and isinstance(events[at], dict) else {}
+    if want is not None and want.get("type") == "result" and not want["won"] and did.get("type") == "gather":
+        cause = ("the rules end the game there, as a cycle (rule 6): the new stock's order already "
+                 "started an earlier round, and your game went on")
+    elif want is not None and want.get("type") == "gather" and did.get("type") == "result":
+        cause = ("your game ended there, where the rules gather the piles and play on: that stock's "
+                 "order has not started an earlier round, so it is no cycle")
+    else:
+        return differ
+    return f"{differ}: {cause}"
+
+
 def shown_by(drawn: DrawnDeck, gather: str = "", record: bool = True) -> str:
     """Return how to see the rules' game on a drawn deck, for a failure message."""
     options = ([f"--gather {gather}"] if gather else []) + (["--record"] if record else [])
@@ -94,7 +139,16 @@ def play(module: ModuleType, deck: Deck, gather: str, limit: int = 20_000, name:
         steps = drive(game, "advance", "is_over", limit)
     if steps < limit:
         return game
-    pytest.fail(f"the game with gather={gather} did not end in {limit} steps: is the cycle check missing?")
+    # Replay it just past the rules' end, and say where the two first differ.
+    ends_at = rules_record(deck, gather)[0]
+    with played.step("PerpetualMotion(deck, options) again"):
+        again = module.PerpetualMotion(deck, module.PerpetualMotionOptions(gather=gather))
+    with played.step(f"advance() {ends_at + 1} times (the rules' game ends after {ends_at})"):
+        drive(again, "advance", "is_over", ends_at + 1)
+    with played.step("events", record=False):
+        events = list(again.events)
+    pytest.fail(f"{name or 'the game'} with gather={gather} did not end in {limit} steps, and the rules' game "
+                f"ends after {ends_at}: {where_it_differs(events, deck, gather)}")
 
 
 def test_duplicates_move_to_the_leftmost_pile_with_an_equal_card(game_module: ModuleType, drawn: Draw) -> None:
@@ -146,18 +200,22 @@ def test_each_gather_reading_builds_its_next_stock(game_module: ModuleType, draw
     theirs = play(game_module, deck, gather)
     with doing("result()"):
         theirs_result = theirs.result()
-    got = first_stock(theirs.events)
+    events = theirs.events
+    got = first_stock(events)
     assert got == want, (
-        f"with gather={gather} the second round's stock should be {want}; it was {got or 'never gathered'}")
+        f"with gather={gather} the second round's stock should be {want}; "
+        + (f"it was {got}" if got else where_it_differs(events, deck, gather)))
     assert theirs_result == expected_result, (
         f"with gather={gather} the game should end {expected_result}, it ended {theirs_result}")
     for deal in drawn.decks("deals", DRAWN):
         want_stock = rules(deal.deck, gather)[1]
-        stock = first_stock(first_round(game_module, deal, gather))
+        events = first_round(game_module, deal, gather)
+        stock = first_stock(events)
         assert stock == want_stock, (
             f"on {deal} with gather={gather} the second round's stock should be "
-            f"{want_stock or 'none (the game ends in the first round)'}; it was {stock or 'never gathered'}. "
-            f"{shown_by(deal, gather)}")
+            f"{want_stock or 'none (the game ends in the first round)'}; "
+            + (f"it was {stock}" if stock else where_it_differs(events, deal.deck, gather, prefix=True))
+            + f". {shown_by(deal, gather)}")
 
 
 @pytest.mark.parametrize("gather", READINGS)

@@ -18,7 +18,16 @@ import pytest
 
 from solitaire_ds.cards import Deck, Rank
 from solitaire_ds.course.contracts.drawn import Draw
-from solitaire_ds.course.contracts.plain import Played, doing, events_differ, names_card, play_to_the_end
+from solitaire_ds.course.contracts.plain import (
+    Played,
+    doing,
+    events_differ,
+    first_difference,
+    first_step_apart,
+    in_another_order,
+    names_card,
+    play_to_the_end,
+)
 from solitaire_ds.course.grader.proxy import Submission
 from solitaire_ds.games.base import IllegalMove, Move
 
@@ -58,9 +67,17 @@ def test_the_legal_moves_are_the_pairs_and_suits_showing(game_class: Any) -> Non
         moves = game.legal_moves()
     expected = [Move("suit", (1, 2)), Move("pair", (1, 3)), Move("pair", (2, 4)),
                 Move("suit", (3, 4)), Move("quit")]
+    shown = [str(m) for m in moves] if isinstance(moves, list) else moves
+    said = in_another_order(shown, [str(m) for m in expected], ORDER)
     assert moves == expected, (
         f"with A♣ 2♣ A♦ 2♦ showing, the legal moves are {[str(m) for m in expected]}, "
-        f"but legal_moves() gave {[str(m) for m in moves]}")
+        f"but legal_moves() gave {shown}" + (f": {said}" if said else ""))
+
+
+#: The order of the legal moves, as removals()' and legal_moves()' docstrings state it (the
+#: greedy player takes the first pair in it, so a game's record depends on it).
+ORDER = ("by the piles (i, j), i < j, in the order (1, 2), (1, 3), (1, 4), (2, 3), (2, 4), (3, 4), "
+         "then deal (with the option) and quit")
 
 
 def test_a_pair_discards_both_cards(game_class: Any) -> None:
@@ -109,43 +126,61 @@ def test_an_illegal_move_is_refused_and_changes_nothing(
         f"{str(info)!r} does not name {' or '.join(missing)}")
 
 
-def play_first_pair_else_first_suit(game_class: Any, deck: Deck, name: str) -> int:
-    """Play ``deck`` (called ``name``) with the fixed strategy; return the cards left."""
+def play_first_pair_else_first_suit(game_class: Any, deck: Deck, name: str) -> tuple[int, list[Any]]:
+    """Play ``deck`` (called ``name``) with the fixed strategy; return the cards left and the events."""
     played = Played(f"{name} played by 'first pair, else first suit move'")
     with played.step("IdiotsDelight(deck)"):
         game = game_class(deck)
     left: int = play_to_the_end(game, played, first_pair_else_first_move, lambda result: int(result["cards_left"]))
-    return left
+    with played.step("events", record=False):
+        return left, list(game.events)
 
 
 def first_pair_else_first_move(game: Any) -> Any:
-    """Return the first pair among ``game``'s legal moves, else the first legal move."""
+    """Return the first pair among ``game``'s legal moves, else the first legal move; every other
+    decision names its two piles the other way round (``pair 3 1``), which the game takes too."""
     moves = game.legal_moves()
-    return next((m for m in moves if m.kind == "pair"), moves[0])
+    move = next((m for m in moves if m.kind == "pair"), moves[0])
+    if len(move.piles) == 2 and len(game.events) % 2:
+        return Move(move.kind, move.piles[::-1])
+    return move
 
 
 @cache
-def cards_left(deck: Deck) -> int:
+def rules(deck: Deck) -> tuple[int, list[dict[str, Any]]]:
     """Return the cards the package's own game leaves on ``deck`` with the fixed strategy
-    (the greedy player's: the first pair, else the first suit move)."""
+    (the greedy player's: the first pair, else the first suit move), and its events."""
     from solitaire_ds.games.idiots_delight import IdiotsDelight
-    from solitaire_ds.players import greedy_choice
 
     game = IdiotsDelight(deck)
-    return int(game.run(greedy_choice)["cards_left"])
+    return int(game.run(first_pair_else_first_move)["cards_left"]), game.events
 
 
-def test_fixed_shuffles_leave_the_trusted_number_of_cards(game_class: Any, drawn: Draw) -> None:
-    for seed, expected in enumerate(SHUFFLED_CARDS_LEFT):
-        left = play_first_pair_else_first_suit(game_class, Deck.shuffled(seed), f"Deck.shuffled({seed})")
+def said(event: Any) -> str:
+    """Return an event in a player's words (the package's own description), or as it is."""
+    from solitaire_ds.games.idiots_delight import IdiotsDelight
+
+    try:
+        return IdiotsDelight(EIGHT).describe(event)
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return repr(event)
+
+
+def test_fixed_shuffles_are_played_event_for_event_as_the_rules_say(game_class: Any, drawn: Draw) -> None:
+    deals = [(f"Deck.shuffled({seed})", Deck.shuffled(seed), expected, "")
+             for seed, expected in enumerate(SHUFFLED_CARDS_LEFT)]
+    deals += [(str(d), d.deck, rules(d.deck)[0], " " + d.rules_game(
+        "idiots-delight", "--player greedy", "--record", note="the greedy player plays first pair, else first "
+        "suit move, naming the piles in order; ")) for d in drawn.decks("shuffled", DRAWN)]
+    for name, deck, expected, shown in deals:
+        left, events = play_first_pair_else_first_suit(game_class, deck, name)
+        trusted = rules(deck)[1]
+        differ = first_difference(events, trusted, said)
+        at = first_step_apart(events, trusted)
+        assert not differ, (
+            f"{name} played by 'first pair, else first suit move' (naming the two piles the other way "
+            f"round at every other decision): {differ}; "
+            f"{events_differ(events[at:at + 1], trusted[at:at + 1], first=at)}.{shown}")
         assert left == expected, (
-            f"Deck.shuffled({seed}) played by 'first pair, else first suit move' should leave "
-            f"{expected} cards, but leaves {left}")
-    for deck in drawn.decks("shuffled", DRAWN):
-        expected = cards_left(deck.deck)
-        left = play_first_pair_else_first_suit(game_class, deck.deck, str(deck))
-        shown = deck.rules_game("idiots-delight", "--player greedy", "--record",
-                                note="the greedy player plays first pair, else first suit move; ")
-        assert left == expected, (
-            f"{deck} played by 'first pair, else first suit move' should leave {expected} cards, but "
-            f"leaves {left}. {shown}")
+            f"{name} played by 'first pair, else first suit move' should leave "
+            f"{expected} cards, but leaves {left}.{shown}")

@@ -19,7 +19,7 @@ import pytest
 from solitaire_ds.cards import Card, Deck
 from solitaire_ds.course.catalog import load_module
 from solitaire_ds.course.contracts.drawn import Draw, DrawnDeck
-from solitaire_ds.course.contracts.plain import Played
+from solitaire_ds.course.contracts.plain import Played, first_difference, first_step_apart
 from solitaire_ds.course.grader.proxy import Submission, drive
 
 # Cards that go up at the start of every game (piles 1 … 7, bottom first), then the stock.
@@ -127,9 +127,43 @@ def test_each_rule_is_applied_in_priority_order(klondike: Any, rule: str) -> Non
         with played.step("advance()"):
             game.advance()
     got = [plain(event) for event in game.events[1:len(expected) + 1]]
-    assert got == expected, (
-        f"Expected that {rule}.\nOn this deal the first steps should be:\n  "
-        + "\n  ".join(expected) + "\nbut your code did:\n  " + "\n  ".join(got))
+    differ = first_difference(["deal", *got], ["deal", *expected], shown_from=1)
+    assert not differ, (
+        f"On a deal laid out to try that {rule}: {differ}. {why_they_differ(got, expected)}\n"
+        "On this deal the first steps should be:\n  " + "\n  ".join(expected)
+        + "\nbut your code did:\n  " + "\n  ".join(got))
+
+
+#: Each rule of the priority order, as a failure names it.
+RULES = {
+    "1": "rule 1 plays a top card to its suit's foundation: piles left to right, then the waste",
+    "2": "rule 2 puts the waste's top card on the leftmost pile that takes it",
+    "3": "rule 3 moves all the face-up cards of the leftmost movable pile onto the leftmost pile that "
+         "takes them (a king only to an empty pile, and never one already at the bottom of its pile)",
+}
+
+
+def why_they_differ(theirs: list[str], trusted: list[str]) -> str:
+    """Say what the first step where ``theirs`` and ``trusted`` differ shows, and no more: which
+    rule has a move there that the code under test missed, or none that it made."""
+    at = first_step_apart(theirs, trusted)
+    if at >= len(trusted):
+        return "The rules have no step there."
+    want, did = trusted[at], theirs[at] if at < len(theirs) else ""
+    wanted = want[5] if want.startswith("rule ") else ""
+    made = did[5] if did.startswith("rule ") else ""
+    if want.startswith("up "):
+        return "A face-down card left on top of a pile is turned up at once, before any other step."
+    if wanted and made == wanted:
+        return f"Both are rule-{wanted} moves, but not the same one: {RULES[wanted]}."
+    if wanted and made and made < wanted:
+        return (f"Your code made a rule-{made} move where the rules find none ({RULES[made]}); "
+                f"the rules' next move is by rule {wanted}.")
+    if wanted:
+        return f"Your code missed the rule-{wanted} move ({RULES[wanted]}), which comes first."
+    if made:
+        return f"No rule has a move there, so the stock turns; your code made a rule-{made} move ({RULES[made]})."
+    return "No rule has a move there, so the next stock card turns onto the waste."
 
 
 @cache
@@ -179,15 +213,11 @@ def test_shuffled_deals_are_played_move_for_move_as_the_rules_say(klondike: Any,
     for name, deck, shown in deals:
         theirs = [plain(e) for e in _record(lambda deck=deck: klondike(deck), name)]
         trusted = rules(deck)[0]
-        if theirs != trusted:
-            at = next((n for n, (a, b) in enumerate(zip(theirs, trusted, strict=False)) if a != b),
-                      min(len(theirs), len(trusted)))
-            said = theirs[at] if at < len(theirs) else "nothing more"
-            before = ", ".join(trusted[max(at - 3, 1):at]) or "the deal"
-            wrong.append((name, f"step {at} should be '{trusted[at] if at < len(trusted) else 'the end'}', "
-                                f"your code did '{said}' (after {before})", shown))
+        differ = first_difference(theirs, trusted, shown_from=1)
+        if differ:
+            wrong.append((name, f"{differ}. {why_they_differ(theirs, trusted)}", shown))
     assert not wrong, (
-        f"{wrong[0][0]}: {wrong[0][1]}; {len(wrong)} of {len(deals)} deals ({SHUFFLED_DEALS} fixed shuffles, "
+        f"{wrong[0][0]}: {wrong[0][1]} {len(wrong)} of {len(deals)} deals ({SHUFFLED_DEALS} fixed shuffles, "
         f"{DRAWN} drawn for your file) differ from the rules' order of moves.{wrong[0][2]}")
 
 

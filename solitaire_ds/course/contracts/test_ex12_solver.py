@@ -181,6 +181,25 @@ def _reachable(game: Game) -> tuple[int, int]:
     return len(visited), widest
 
 
+def _logged_search(
+        impl: Submission, solver: Any, theirs: Any, where: str, prune: bool) -> tuple[Any, list[tuple[str, Any]]]:
+    """Return ``search`` from ``theirs``'s present state, run on a model that logs what the search
+    asks of it (the package's :class:`~solitaire_ds.solver_models.LoggedModel`), and that log."""
+    with doing(f"{where}: search(model_for(game), game_state(game), prune={prune})"):
+        logged = impl.package("solver_models").LoggedModel(solver.model_for(theirs))
+        found = solver.search(logged, solver.game_state(theirs), prune=prune)
+    with doing(f"{where}: reading the model's log of the search"):
+        log, dropped = logged.log, logged.dropped
+    if not isinstance(log, list) or not all(isinstance(e, tuple) and len(e) == 2 for e in log) or dropped:
+        raise AssertionError(f"{where}: the search's log could not be read back (was the model changed?)")
+    return found, log
+
+
+def _expanded(log: list[tuple[str, Any]]) -> list[Any]:
+    """Return the states a logged search expanded (asked the children of), in order."""
+    return [state for kind, state in log if kind == "children"]
+
+
 @pytest.mark.parametrize(("name", "seed"), COUNTED)
 def test_each_state_is_known_once(impl: Submission, solver: Any, drawn: Draw, name: str, seed: int) -> None:
     deals: list[tuple[Deck | int, str]] = [(seed, f"Deck.shuffled({seed}, ranks A-5)")]
@@ -189,13 +208,61 @@ def test_each_state_is_known_once(impl: Submission, solver: Any, drawn: Draw, na
         theirs, mine = _start(impl, name, deck)
         states, _ = _reachable(mine)
         where = f"{name}, {named}, prune=False"
-        found = _search_from(solver, theirs, where, prune=False)
+        found, log = _logged_search(impl, solver, theirs, where, prune=False)
         assert found.states == states, (
             f"{where}: the search knew {found.states} states when it finished, not {states}: every "
             "state reachable from the start is known once, by its key model.key(state, prune) "
             "(which tells two stock positions apart)")
+        expanded = _expanded(log)
+        expansions = 0 if mine.is_over() else states  # a start that is an end is not expanded
+        again = len(expanded) - len(set(expanded))
+        assert not again, (
+            f"{where}: the search expanded (asked model.children of) {len(expanded)} states, "
+            f"{again} of them a second time; the package's search expands each of the {expansions} "
+            "states once: a key goes into visited when its state is pushed, so no state is pushed twice")
+        assert len(expanded) == expansions, (
+            f"{where}: the search expanded (asked model.children of) {len(expanded)} states, not the "
+            f"{expansions} the package's search expands: without pruning every state it knows that is "
+            "not an end is expanded once")
         assert found.complete is True, (
             f"{where}: a search that ran to its end says complete=True, not {found.complete}")
+
+
+#: (game, seed) pairs whose pruned search is read expansion by expansion.
+PRUNED = [("idiots-delight", 1), ("aces-up-aces-only", 0)]
+
+
+@pytest.mark.parametrize(("name", "seed"), PRUNED)
+def test_pruning_skips_every_state_its_bound_rules_out_and_asks_dominant(
+        impl: Submission, solver: Any, drawn: Draw, name: str, seed: int) -> None:
+    deals: list[tuple[Deck | int, str]] = [(seed, f"Deck.shuffled({seed}, ranks A-5)")]
+    deals += [(d.deck, shown) for d, shown in _drawn(drawn, f"pruned {name} {seed}")]
+    for deck, named in deals:
+        theirs, mine = _start(impl, name, deck)
+        model = model_for(mine)  # the judge's own: bounds and values computed here
+        where = f"{name}, {named}, prune=True"
+        _, log = _logged_search(impl, solver, theirs, where, prune=True)
+        best: int | None = None
+        asked, waiting = 0, None  # the expansion whose children dominant has not yet been asked about
+        for kind, state in [*log, ("children", None)]:
+            if kind == "value":
+                best = model.value(state) if best is None else max(best, model.value(state))
+            elif kind == "dominant" and state == waiting:
+                waiting = None
+            elif kind == "children":
+                assert waiting is None, (
+                    f"{where}: expansion {asked} asked model.children(state) and never passed them to "
+                    "model.dominant(state, children): with pruning, only the children dominant returns "
+                    "are searched")
+                if state is None:
+                    break
+                asked += 1
+                bound = model.bound(state)
+                assert best is None or bound > best, (
+                    f"{where}: expansion {asked} is of a state whose bound, model.bound(state) = {bound}, "
+                    f"is no better than the best value {best} scored before it: with pruning, a popped "
+                    "state whose bound is <= the best value found is skipped, not expanded")
+                waiting = state
 
 
 #: The fewest states a drawn deck's plain search must know for a budget to cut it (most do).
