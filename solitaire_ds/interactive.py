@@ -6,8 +6,9 @@ prompt again.
 
 At each decision the player first reads what happened since the last one, one line per
 event with card symbols (their own move, then the deals and discards the game made by
-itself), then sees the piles (card symbols, top card last), the stock, and
-the legal moves numbered from 1. They type a number, a move as text (``pair 1 3``), or:
+itself), then sees the piles (card symbols, top card last) and the stock, each labelled
+with its structure (``pile 1 (Stack)``), and the legal moves numbered from 1. They type a
+number, a move as text (``pair 1 3``), or:
 
 * ``h`` -- help: the rules summary and these commands again;
 * ``u`` -- undo the last decision: the game is rebuilt from its deck and the decisions so
@@ -15,6 +16,9 @@ the legal moves numbered from 1. They type a number, a move as text (``pair 1 3`
 * ``q`` -- quit: the game records a ``quit`` decision and ends (after the last deal of
   Aces Up, where ``end`` is the rules' own way to stop, it plays ``end``), so ``--json``
   still writes a record that ``replay`` verifies. The end of input (Ctrl-D) quits too.
+
+A word that is no move gets the list of what is accepted at that moment: the move numbers,
+the kinds of move open now, ``h``, ``u`` (once there is a move to undo) and ``q``.
 
 Input and output go through ``input`` and ``print`` (or the functions given), so tests
 drive the player with a list of lines.
@@ -26,7 +30,8 @@ import sys
 from collections.abc import Callable
 
 from solitaire_ds.games import GAMES, game_class
-from solitaire_ds.games.base import Game, Move
+from solitaire_ds.games.base import Game, IllegalMove, Move
+from solitaire_ds.story import labelled_board
 from solitaire_ds.text import colour_suits, fit, shown, terminal_width, wants_colour
 
 __all__ = ["RULES", "InteractivePlayer", "interactive_player"]
@@ -111,7 +116,7 @@ class InteractivePlayer:
 
     def _show(self, game: Game, moves: list[Move]) -> None:
         self.write("")
-        self.write(game.board())
+        self.write("\n".join(labelled_board(game)))  # each row names its structure: pile 1 (Stack)
         numbered = [m for m in moves if m.kind != "quit"]
         self.write("Moves:")  # one a line: a list of moves never breaks inside a move
         for n, m in enumerate(numbered, start=1):
@@ -155,18 +160,45 @@ class InteractivePlayer:
                 raise ValueError(answer)
             move = Move(parts[0], tuple(int(p) for p in parts[1:]))
         except ValueError:
-            self.write(f"{shown(answer)} is not a move: type a number from 1 to {len(numbered)}, "
-                       f"or h for help.")
+            self.write(f"{shown(answer)} is not a move. {_accepted(game, numbered)}")
             return None
         move = game.canonical(move)
         if move in moves:
             return move
         try:
             game.play(move)  # refused with the reason; a legal move was caught above
-        except Exception as exc:  # IllegalMove: the rules' own explanation
+        except IllegalMove as exc:
+            if str(exc).startswith("unknown move"):  # the rules' list of every kind, not what is open now
+                self.write(f"{shown(answer)} is not a move. {_accepted(game, numbered)}")
+            else:  # the rules' own explanation
+                self.write(f"{shown(answer)} is not allowed: {exc}.")
+            return None
+        except Exception as exc:  # a student's rules may refuse in their own way
             self.write(f"{shown(answer)} is not allowed: {exc}.")
             return None
         raise AssertionError(f"{move} was played but not listed as legal")  # pragma: no cover
+
+
+def _accepted(game: Game, numbered: list[Move]) -> str:
+    """What the prompt accepts now: the move numbers, the moves as words, h, u (when there is
+    a move to undo) and q.
+
+    >>> from solitaire_ds.cards import Deck
+    >>> from solitaire_ds.games.aces_up import AcesUp
+    >>> game = AcesUp(Deck.shuffled(5))
+    >>> game.advance()
+    >>> _accepted(game, [m for m in game.legal_moves() if m.kind != "quit"])
+    "You can type: 1 to 4 (a move listed above), 'move I J', 'deal'; h (help) or q (quit)."
+    """
+    numbers = "1 (the move listed above)" if len(numbered) == 1 else f"1 to {len(numbered)} (a move listed above)"
+    words = ["'" + " ".join([m.kind, *"IJKL"[: len(m.piles)]]) + "'" for m in numbered]  # 'pair I J', 'deal'
+    keys = ["h (help)", *(["u (undo)"] if _decisions(game) else []), "q (quit)"]
+    return f"You can type: {', '.join([numbers, *dict.fromkeys(words)])}; {', '.join(keys[:-1])} or {keys[-1]}."
+
+
+def _decisions(game: Game) -> list[Move]:
+    """The player's decisions so far, first first."""
+    return [m for m in (game.decision(e) for e in game.events) if m is not None]
 
 
 def _undo(game: Game) -> bool:
@@ -175,7 +207,7 @@ def _undo(game: Game) -> bool:
     The game object is kept (the caller holds it) and its state replaced by the rebuilt
     game's, which has taken every forced step up to its next decision.
     """
-    decisions = [m for m in (game.decision(e) for e in game.events) if m is not None]
+    decisions = _decisions(game)
     if not decisions:
         return False
     fresh = type(game)(game.deck, game.options, toolkit=game.toolkit, record=game.recording)

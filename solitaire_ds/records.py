@@ -25,11 +25,6 @@ from solitaire_ds.games.base import Event, Game, IllegalMove, Move, OptionError
 from solitaire_ds.structures import DEFAULT_TOOLKIT, Toolkit
 from solitaire_ds.text import shown
 
-
-def _quoted(value: object) -> str:
-    """Return ``value`` as a message shows it: its ``repr``, cut to 200 characters."""
-    return shown(value, limit=200)
-
 __all__ = ["FORMAT", "Record", "RecordError", "plain_pairs", "plain_value", "play_record", "render_text", "replay"]
 
 #: The version of the JSON layout, written as ``"format"``.
@@ -248,8 +243,7 @@ def _steps(record: Record, toolkit: Toolkit = DEFAULT_TOOLKIT) -> Iterator[tuple
         raise RecordError(f"event {len(game.events) + 1}: the game is over, "
                           f"but the record goes on")
     if not _same(record.result, game.result()):
-        raise RecordError(f"result: the record says {_quoted(record.result)}, the game gives "
-                          f"{_quoted(game.result())}{_where_different(record.result, game.result())}")
+        raise RecordError(f"result: {_difference(record.result, game.result(), 'the game gives')}")
 
 
 def _recorded_move(game: Game, events: list[Event], start: int) -> Move:
@@ -282,9 +276,8 @@ def _verified(game: Game, events: list[Event], start: int) -> list[Event]:
                               f"{game.describe(event)!r}")
         if not _same(events[number - 1], event):
             recorded = events[number - 1]
-            raise RecordError(f"event {number}: the record says {_quoted(recorded)}, "
-                              f"but the rules give {_quoted(event)}"
-                              f"{_where_different(recorded, event)}",
+            raise RecordError(f"event {number}: {_difference(recorded, event)} "
+                              f"(the rules' event: {game.describe(event)})",
                               recorded if isinstance(recorded, dict) else None, event)
     return new
 
@@ -314,22 +307,30 @@ def _same(recorded: object, given: object) -> bool:
     return recorded == given
 
 
-def _where_different(recorded: object, given: object) -> str:
-    """Name the first key where two objects differ, as ``" (at 'to': 2.0, not 2)"``.
+def _difference(recorded: object, given: object, giver: str = "the rules give") -> str:
+    """Say the first key where two objects differ, and both values there, in a sentence.
 
-    >>> _where_different({"won": 0, "rounds": 3}, {"won": False, "rounds": 3})
-    " (at 'won': 0, not False)"
+    >>> _difference({"won": 0, "rounds": 3}, {"won": False, "rounds": 3}, "the game gives")
+    "the record says 'won': 0, but the game gives 'won': False"
+    >>> _difference({"type": "deal"}, {"type": "deal", "deal": 1})
+    "the record has no 'deal', where the rules give 'deal': 1"
     """
     if not isinstance(recorded, dict) or not isinstance(given, dict):
-        return ""
+        return f"the record says {_short(recorded)}, but {giver} {_short(given)}"
     for key in [*given, *(k for k in recorded if k not in given)]:
         if key not in recorded:
-            return f" (the record has no {_quoted(key)})"
+            return f"the record has no {_short(key)}, where {giver} {_short(key)}: {_short(given[key])}"
         if key not in given:
-            return f" (the record has an extra {_quoted(key)})"
+            return f"the record has an extra {_short(key)}: {_short(recorded[key])}, where {giver} none"
         if not _same(recorded[key], given[key]):
-            return f" (at {_quoted(key)}: {_quoted(recorded[key])}, not {_quoted(given[key])})"
-    return ""
+            return (f"the record says {_short(key)}: {_short(recorded[key])}, "
+                    f"but {giver} {_short(key)}: {_short(given[key])}")
+    return f"the record says {_short(recorded)}, but {giver} {_short(given)}"  # pragma: no cover - they differ
+
+
+def _short(value: object) -> str:
+    """A value in a one-sentence message: its ``repr`` cut to 60 characters."""
+    return shown(value, limit=60)
 
 
 def replay(data: object, toolkit: Toolkit = DEFAULT_TOOLKIT) -> Record:

@@ -30,7 +30,7 @@ from solitaire_ds.cards import Deck, DeckError
 from solitaire_ds.games import game_class
 from solitaire_ds.games.base import Game, GameOptions
 from solitaire_ds.structures.toolkit import Toolkit
-from solitaire_ds.text import shown
+from solitaire_ds.text import shown, terminal_width
 
 __all__ = [
     "DealSource",
@@ -344,6 +344,7 @@ class ProgressBar:
         self.start = time.perf_counter()
         self._last = float("-inf")
         self._open = False  # a terminal line is drawn and not yet ended
+        self._drawn = 0  # the length of the line last drawn on the terminal
         _BARS.append(self)
 
     def __call__(self, done: int, total: int) -> None:
@@ -357,13 +358,13 @@ class ProgressBar:
         left = (total - done) / rate if rate > 0 else float("nan")
         timing = f"{_clock(elapsed)} elapsed" + ("" if finished else f", {_clock(left)} left")
         if self.terminal:
-            width = 20
-            filled = width * done // max(total, 1)
-            bar = "#" * filled + "." * (width - filled)
+            line = _bar_line(self.label, done, total, f"{self.unit}, {timing}", terminal_width(stream=self.stream) - 1)
             # Open before it is drawn: a Ctrl-C can arrive between any two lines here, and an
             # extra line end is harmless where a missing one glues the message to the bar.
             self._open = True
-            self.stream.write(f"\r{self.label} [{bar}] {done:,}/{total:,} {self.unit}, {timing} ")
+            # Spaces over what is left of a longer line before (the time left may get shorter).
+            self.stream.write(f"\r{line:<{self._drawn}}")
+            self._drawn = len(line)
             if finished:
                 self.stream.write("\n")
                 self._open = False
@@ -384,6 +385,26 @@ class ProgressBar:
 
 
 _BARS: list[ProgressBar] = []
+
+
+def _bar_line(label: str, done: int, total: int, rest: str, width: int) -> str:
+    """One progress line of at most ``width`` characters: the bar shrinks first, then goes,
+    then the line is cut (a terminal this narrow still gets one line, never a wrapped one).
+
+    >>> _bar_line("Aces Up", 50, 100, "deals, 0:01 elapsed, 0:01 left", 79)
+    'Aces Up [##########..........] 50/100 deals, 0:01 elapsed, 0:01 left'
+    >>> _bar_line("Aces Up", 50, 100, "deals, 0:01 elapsed, 0:01 left", 60)
+    'Aces Up [######......] 50/100 deals, 0:01 elapsed, 0:01 left'
+    >>> _bar_line("Aces Up", 50, 100, "deals, 0:01 elapsed, 0:01 left", 30)
+    'Aces Up 50/100 deals, 0:01 ...'
+    """
+    count = f"{done:,}/{total:,} {rest}"
+    cells = min(20, width - len(label) - len(count) - 4)  # the label, " [", "] " and the count
+    if cells >= 5:
+        filled = cells * done // max(total, 1)
+        return f"{label} [{'#' * filled}{'.' * (cells - filled)}] {count}"
+    line = f"{label} {count}"
+    return line if len(line) <= width else line[: max(width - 3, 0)] + "..."
 
 
 def end_progress_line() -> None:

@@ -22,7 +22,7 @@ from solitaire_ds.cards import Card
 from solitaire_ds.games.base import Event, Game
 from solitaire_ds.records import Record, plain_pairs, steps_of
 
-__all__ = ["labelled_board", "structure_word", "tell"]
+__all__ = ["brief", "labelled_board", "structure_word", "tell"]
 
 #: The abstract data types, by the word a class name contains.
 _ADTS = ("Stack", "Queue", "Deque")
@@ -107,9 +107,8 @@ def tell(record: Record, width: int = 80) -> str:
                   width, "", "  ")
     lines += _wrap("Deck, first card dealt first: " + " ".join(card.label for card in record.deck), width, "", "  ")
     lines += [*_wrap(_legend(game), width, "", "  "), ""]
-    final: list[str] = []
     if hasattr(game, "cycle_length"):  # Perpetual Motion: round 1 in full, then a line a round
-        game, told, final = _tell_rounds(game, told, steps, lines, width)
+        game, told = _tell_rounds(game, told, steps, lines, width)
     else:
         shown_table = any(e["type"] == "deal" for e in told)  # dealt as the game was set up
         if shown_table:
@@ -124,13 +123,80 @@ def tell(record: Record, width: int = 80) -> str:
             if not shown_table and any(e["type"] == "deal" for e in new):
                 lines += ["", "The table after the first deal:", *("  " + row for row in labelled_board(game)), ""]
                 shown_table = True
-    final = final or labelled_board(game)
-    lines += ["", "The table at the end:", *("  " + row for row in final), ""]
+    # The table as the game left it: the one --record ends on too.
+    lines += ["", "The table at the end:", *("  " + row for row in labelled_board(game)), ""]
     result = next((e for e in reversed(told) if e["type"] == "result"), None)
     lines += _wrap("Result: " + (game.describe(result) if result is not None else
                                  plain_pairs(game.result())), width, "", "  ")
     lines += _wrap("(every event and every board: --record; the record as JSON: --json FILE)", width, "", "  ")
     return "\n".join(lines) + "\n"
+
+
+def brief(record: Record, width: int = 80) -> str:
+    """Return ``record`` in a few lines: the game, the deck, the events counted by kind, the
+    table at the end and the result (``replay``'s default; ``tell`` and ``--record`` say more).
+
+    At most 20 lines of at most ``width`` columns, so that with the verdict it fits an
+    80 x 24 terminal; the game is re-played from the record, each event checked.
+
+    >>> from solitaire_ds.cards import Deck
+    >>> from solitaire_ds.games.perpetual_motion import PerpetualMotion
+    >>> from solitaire_ds.records import play_record
+    >>> print(brief(play_record(PerpetualMotion(Deck.shuffled(1)))))
+    Perpetual Motion. Options: gather = right-face-down.
+    Deck, first card dealt first: J♠ 10♣ Q♥ 10♦ 3♣ K♥ 7♦ Q♣ 10♥ 6♣ 4♥ K♠ 5♠ 3♦ ...
+    567 events: deal 198, move 310, round_end 25, gather 24, discard 9, result 1
+    The table at the end:
+      pile 1 (Stack): ·
+      pile 2 (Stack): ·
+      pile 3 (Stack): ·
+      pile 4 (Stack): ·
+      stock (Queue): 16 cards
+    Result: lost: the stock repeats, a cycle of 6 rounds; 16 cards left after 25
+      rounds
+    (every event and every board: --record)
+    """
+    width = max(width, 40)
+    *_, (game, _) = steps_of(record)  # the whole game re-played: its table at the end
+    options = plain_pairs(record.options) or "none"
+    lines = _wrap(f"{game.title}. Options: {options}." + (f" Player: {record.player}." if record.player else ""),
+                  width, "", "  ")
+    deck = "Deck, first card dealt first:"
+    for card in record.deck:
+        if len(deck) + len(card.label) + 5 > width:
+            deck += " ..."
+            break
+        deck += " " + card.label
+    lines.append(deck)
+    kinds: dict[str, int] = {}
+    for event in record.events:
+        kinds[event["type"]] = kinds.get(event["type"], 0) + 1
+    counts = ", ".join(f"{kind} {count:,}" for kind, count in kinds.items())
+    lines += _wrap(f"{len(record.events):,} events: {counts}", width, "", "  ")[:2]
+    lines += ["The table at the end:", *_wrap_rows(labelled_board(game), width)]
+    result = next((e for e in reversed(record.events) if e["type"] == "result"), None)
+    lines += _wrap("Result: " + (game.describe(result) if result is not None else plain_pairs(game.result())),
+                   width, "", "  ")[:2]
+    lines.append("(every event and every board: --record)")
+    return "\n".join(lines)
+
+
+def _wrap_rows(rows: list[str], width: int) -> list[str]:
+    """The board's rows, indented two spaces, each kept to one line of ``width``: a long
+    row loses its first cards (the bottom ones), never its top card, the one in play.
+
+    >>> _wrap_rows(["waste (Stack): 8♥ 4♣ 6♦ 2♦ 6♠ 7♣ Q♦ 3♠ 5♥ 8♣ J♥"], 40)
+    ['  waste (Stack): ... 7♣ Q♦ 3♠ 5♥ 8♣ J♥']
+    """
+    out = []
+    for row in rows:
+        label, colon, cards = row.partition(": ")
+        words = cards.split(" ")
+        while len(row) + 2 > width and words:
+            words.pop(0)
+            row = f"{label}{colon}... {' '.join(words)}"
+        out.append(("  " + row)[:width])
+    return out
 
 
 def _said(game: Game, event: Event, first: bool = False) -> str:
@@ -144,14 +210,14 @@ def _said(game: Game, event: Event, first: bool = False) -> str:
 
 
 def _tell_rounds(game: Game, told: list[Event], steps: Iterator[tuple[Game, list[Event]]],
-                 lines: list[str], width: int) -> tuple[Game, list[Event], list[str]]:
+                 lines: list[str], width: int) -> tuple[Game, list[Event]]:
     """Perpetual Motion: round 1 event by event, the table before its gather, the gather in
-    the structures' words, then one line per later round (the middle ones summed up)."""
+    the structures' words, then one line per later round (the middle ones summed up), and
+    the last gather, which finds the stock's order seen before (it has no event of its own)."""
     before: list[str] = []
     rounds: dict[int, list[Event]] = {1: []}
     current = 1
     first_table: list[str] = []
-    last_table: list[str] = []
     for game, new in steps:
         for event in new:
             told.append(event)
@@ -159,10 +225,8 @@ def _tell_rounds(game: Game, told: list[Event], steps: Iterator[tuple[Game, list
                 current = event["round"]
                 rounds[current] = []
             rounds[current].append(event)
-            if event["type"] == "round_end":
-                last_table = before  # the round ends in a step of its own: the table just before it
-                if event["round"] == 1:
-                    first_table = last_table
+            if event["type"] == "round_end" and event["round"] == 1:
+                first_table = before  # the round ends in a step of its own: the table just before it
         before = labelled_board(game)
     said: set[str] = set()
     for event in rounds[1]:
@@ -181,7 +245,19 @@ def _tell_rounds(game: Game, told: list[Event], steps: Iterator[tuple[Game, list
             skipped = len(later) - _ROUNDS_SHOWN
             later = [*later[: _ROUNDS_SHOWN - 3], f"  ... {skipped} more rounds like these ...", *later[-3:]]
         lines += [row for line in later for row in _wrap(line, width)]
-    return game, told, last_table
+    result = told[-1] if told and told[-1]["type"] == "result" else None
+    if result is not None and result.get("cycle_length"):
+        lines += _wrap(_last_gather(game, result), width, "", "  ")
+    return game, told
+
+
+def _last_gather(game: Game, result: Event) -> str:
+    """The gather that ends a lost game: its stock's order started an earlier round."""
+    stock = [card.label for card in vars(game)["stock"]]
+    first = result["rounds"] + 1 - result["cycle_length"]
+    return (f"gather after round {result['rounds']}: the 4 piles popped, their {len(stock)} cards "
+            f"enqueued on the stock ({' '.join(stock)}), in the order that started round {first}: "
+            f"the game would repeat, so it ends")
 
 
 def _gathered(event: Event) -> str:

@@ -12,7 +12,8 @@ that many lines plus one saying how many were left out), so a
 from __future__ import annotations
 
 __all__ = [
-    "colour_suits", "fit", "safe_name", "safe_text", "shorten", "shown", "terminal_width", "tilde", "wants_colour",
+    "colour_suits", "fit", "fit_for", "safe_name", "safe_text", "shorten", "shown", "terminal_width", "tilde",
+    "wants_colour",
 ]
 
 
@@ -112,20 +113,30 @@ def shown(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-def terminal_width(default: int = 80) -> int:
+def terminal_width(default: int = 80, stream: object = None) -> int:
     """The width to write for: the terminal's (or ``COLUMNS``), ``default`` off a terminal.
 
-    Never less than 40 columns, whatever the terminal says.
+    The terminal is standard output's, or ``stream``'s when given (stderr's width when only
+    stdout is redirected). Never less than 40 columns, whatever the terminal says.
     """
+    import contextlib
+    import os
     import shutil
 
+    if stream is not None:
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            default = os.get_terminal_size(stream.fileno()).columns  # type: ignore[attr-defined]
+        if not os.environ.get("COLUMNS", "").isdigit() or int(os.environ["COLUMNS"]) <= 0:
+            return max(40, default)
     return max(40, shutil.get_terminal_size((default, 24)).columns)
 
 
-def fit(text: str, width: int = 80) -> str:
+def fit(text: str, width: int = 80, *, cut_words: bool = False) -> str:
     """Wrap every line of ``text`` longer than ``width`` at its words; the lines it wraps
     onto are indented two spaces more than the line itself. Shorter lines are kept as
-    they are (a table that fits stays a table).
+    they are (a table that fits stays a table). A word longer than a whole line (a long
+    path) is kept whole, so that it can be copied, unless ``cut_words`` (for a terminal,
+    where no line may be wider than ``width``).
 
     >>> print(fit("  deal 1: " + "A♣ " * 30, 40))
       deal 1: A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣
@@ -141,8 +152,26 @@ def fit(text: str, width: int = 80) -> str:
             continue
         indent = line[: len(line) - len(line.lstrip())]
         out += textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent + "  ",
-                             break_on_hyphens=False, break_long_words=False)
+                             break_on_hyphens=False, break_long_words=cut_words)
     return "\n".join(out)
+
+
+def fit_for(stream: object, text: str) -> str:
+    """``text`` wrapped (:func:`fit`) to the width of ``stream`` when it is a terminal, else as it is.
+
+    For messages on stderr: on a terminal no line wraps by itself; in a log or a pipe each
+    message stays one line for a script to read.
+
+    >>> import io
+    >>> fit_for(io.StringIO(), "x " * 60) == "x " * 60
+    True
+    """
+    try:
+        if not stream.isatty():  # type: ignore[attr-defined]
+            return text
+    except (AttributeError, ValueError):
+        return text
+    return fit(text, terminal_width(stream=stream), cut_words=True)
 
 
 def wants_colour(stream: object) -> bool:

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 
 from solitaire_ds.cli import completion, course, docs, games, grading, report
 from solitaire_ds.cli.args import Parser, Terminated, UsageError, check_output_path, write_output
+from solitaire_ds.text import fit_for
 
 __all__ = ["UsageError", "build_parser", "check_output_path", "main", "write_output"]
 
@@ -70,7 +71,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return handler(args)
     except UsageError as exc:
         command = f"solitaire-ds {args.command}" if getattr(args, "command", None) else "solitaire-ds"
-        print(f"{command}: error: {exc} (see {command} --help)", file=sys.stderr)
+        print(fit_for(sys.stderr, f"{command}: error: {exc} (see {command} --help)"), file=sys.stderr)
         return 2
     except KeyboardInterrupt as stop:
         from solitaire_ds.simulate import end_progress_line

@@ -13,12 +13,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from solitaire_ds.text import shown
+from solitaire_ds.text import fit_for, shown
 
 __all__ = [
     "MAX_GAMES",
@@ -65,7 +66,7 @@ class Parser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (and exit status 2)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+        self.exit(2, fit_for(sys.stderr, f"{self.prog}: error: {message} (see {self.prog} --help)") + "\n")
 
 
 # -- argument types (each error is one line naming the bad value) -----------------------

@@ -59,9 +59,9 @@ from solitaire_ds.simulate import (
     seeded_deals,
     timing_line,
 )
-from solitaire_ds.story import tell
+from solitaire_ds.story import brief, tell
 from solitaire_ds.structures.toolkit import DEFAULT_TOOLKIT, Toolkit
-from solitaire_ds.text import colour_suits, fit, shorten, terminal_width, tilde, wants_colour
+from solitaire_ds.text import colour_suits, fit, fit_for, shorten, shown, terminal_width, tilde, wants_colour
 
 #: The largest record ``replay`` reads: the longest game's record is well under 1 MB.
 MAX_RECORD_BYTES = 8 << 20
@@ -210,8 +210,8 @@ def _play(args: argparse.Namespace) -> int:
         try:
             deck = _dealt(seed, shuffle)
         except Exception as exc:  # the student's shuffle broke: say so, no traceback
-            print(f"solitaire-ds: the deal stopped: your fisher_yates raised {type(exc).__name__}: {exc}\n"
-                  "  (run `solitaire-ds check 7` to find the bug)", file=sys.stderr)
+            _warn(f"solitaire-ds: the deal stopped: your fisher_yates raised {type(exc).__name__}: {exc}\n"
+                  "  (run `solitaire-ds check 7` to find the bug)")
             return 1
         origin = f"seed {seed}"
     if args.json is not None:
@@ -226,16 +226,17 @@ def _play(args: argparse.Namespace) -> int:
         if toolkit is DEFAULT_TOOLKIT and not theirs:
             raise
         # Their code broke the game, or the package's did: say which, without a traceback.
-        print(stop_of(exc, _folder(args.impl)).said(), file=sys.stderr)
+        _warn(stop_of(exc, _folder(args.impl)).said())
         return 1
     width = terminal_width()
     print(fit(f"Deal: {origin}" + (f"; structures from {tilde(toolkit.source)}" if toolkit != DEFAULT_TOOLKIT
-                                   else "") + (f"; {', '.join(theirs)}" if theirs else ""), width))
+                                   else "") + (f"; {', '.join(theirs)}" if theirs else ""), width,
+              cut_words=sys.stdout.isatty()))
     told = fit(render_text(record), width) if args.record else tell(record, width)
     print(colour_suits(told) if wants_colour(sys.stdout) else told, end="")
     if args.json is not None:
         write_output(args.json, record.dumps())
-        print(f"Record written to {args.json}")
+        print(fit(f"Record written to {args.json}", width, cut_words=sys.stdout.isatty()))
     return 0
 
 
@@ -245,6 +246,11 @@ def _folder(impl: str) -> Path | None:
 
     folder = resolve_impl(impl)  # checked already by _theirs: it exists
     return folder if isinstance(folder, Path) else None
+
+
+def _warn(text: str) -> None:
+    """Print ``text`` on stderr: wrapped to the terminal's width on one, as it is elsewhere."""
+    print(fit_for(sys.stderr, text), file=sys.stderr)
 
 
 # -- simulate -------------------------------------------------------------------------
@@ -285,7 +291,7 @@ def _simulate(args: argparse.Namespace) -> int:
         print(tell(record, width))
     print(summary(cls, options, player, sources, results, args))
     # The timing differs from run to run and with --workers: stderr, so stdout does not.
-    print(timing_line(len(results), elapsed, args.workers), file=sys.stderr)
+    _warn(timing_line(len(results), elapsed, args.workers))
     return 0
 
 
@@ -372,7 +378,7 @@ def run_report(args: argparse.Namespace) -> int:
         write_output(args.jsonl, "".join(json.dumps(r) + "\n" for r in results))
     print(fit(report(sources, results, DEFAULT_SHOW if show is None else show, where), terminal_width()))
     # The timing differs from run to run and with --workers: stderr, so stdout does not.
-    print(timing_line(len(results), elapsed, args.workers, "games"), file=sys.stderr)
+    _warn(timing_line(len(results), elapsed, args.workers, "games"))
     return 0
 
 
@@ -391,20 +397,22 @@ def _replay(args: argparse.Namespace) -> int:
     if _is_results_file(data):
         raise UsageError(f"{path} is a results file (one game's result a line, as simulate --jsonl "
                          "writes); replay reads one game's record, as play --json FILE writes it")
+    width = terminal_width()
     try:
         record = replay(_load_record(data))
-        text = "" if args.quiet else fit(render_text(record), terminal_width())
+        # By default a few lines (the whole of it fits a 24-line terminal); --record: every event.
+        text = "" if args.quiet else fit(render_text(record), width) if args.record else brief(record, width) + "\n"
     except RecordError as exc:
-        print(f"{path}: rejected: {exc.args[0]}", file=sys.stderr)  # one line, for a script to read
+        # One line off a terminal, for a script to read; wrapped at words on one.
+        _warn(f"{path}: rejected: {exc.args[0]}")
         if exc.recorded is not None and exc.expected is not None:  # the two events side by side, a key a line
-            print(side_by_side(exc.recorded, exc.expected, terminal_width()), file=sys.stderr)
+            _warn(side_by_side(exc.recorded, exc.expected, terminal_width(stream=sys.stderr)))
         return 1
     except Exception as exc:  # a corrupt record can break the reader anywhere: never a traceback
-        print(f"{path}: rejected: the record cannot be read "
-              f"({type(exc).__name__}: {shorten(str(exc))})", file=sys.stderr)
+        _warn(f"{path}: rejected: the record cannot be read ({type(exc).__name__}: {shorten(str(exc))})")
         return 1
     print(text, end="")
-    print(f"{path}: verified: {len(record.events)} events replay exactly")
+    print(fit(f"{path}: verified: {len(record.events)} events replay exactly", width, cut_words=sys.stdout.isatty()))
     return 0
 
 
@@ -429,8 +437,10 @@ def side_by_side(recorded: dict[str, Any], expected: dict[str, Any], width: int 
     * to    3                                  4
     """
     keys = list(dict.fromkeys([*expected, *recorded]))
-    key_width = max(len("key"), *(len(str(k)) for k in keys))
-    column = max(12, (width - key_width - 6) // 2)
+    # A tampered record's keys are anyone's text: shown as repr when long or unprintable.
+    names = {k: k if k.isprintable() and len(k) <= 16 else shown(k, 16) for k in keys}
+    key_width = max(len("key"), *(len(name) for name in names.values()))
+    column = max(8, (width - key_width - 6) // 2)
 
     def cell(event: dict[str, Any], key: str) -> str:
         text = repr(event[key]) if key in event else "(none)"
@@ -439,7 +449,7 @@ def side_by_side(recorded: dict[str, Any], expected: dict[str, Any], width: int 
     lines = [f"  {'key':<{key_width}}  {'the record says':<{column}}the rules give"]
     for key in keys:
         mark = " " if recorded.get(key, object()) == expected.get(key, object()) else "*"
-        lines.append(f"{mark} {key:<{key_width}}  {cell(recorded, key):<{column}}{cell(expected, key)}".rstrip())
+        lines.append(f"{mark} {names[key]:<{key_width}}  {cell(recorded, key):<{column}}{cell(expected, key)}".rstrip())
     return "\n".join(lines)
 
 
@@ -476,8 +486,10 @@ def register(subparsers: Any) -> None:
     """
     games = ", ".join(GAMES)
     play = subparsers.add_parser(
-        "play", help="play one deal and show its whole record",
-        description=f"Play one deal of a game ({games}) and show its record as text.")
+        "play", help="play one deal and tell it in about a screenful (--record: every event)",
+        description=f"Play one deal of a game ({games}) and tell it in about a screenful: the deck, "
+        "the structures, one line a step, the table at the end and the result. --record prints "
+        "every event and the board after each step instead; --json FILE writes the record for replay.")
     play.add_argument("game", help=f"one of: {games}")
     source = play.add_mutually_exclusive_group()
     source.add_argument("--seed", type=seed_int, help="shuffle with this seed (default: random)")
@@ -525,9 +537,14 @@ def register(subparsers: Any) -> None:
     rep = subparsers.add_parser(
         "replay", help="re-play a JSON record and verify every event",
         description="Re-play a game record written by --json and check every event against "
-        "the rules. A tampered or corrupt record is rejected with the event number.")
+        "the rules; print a short summary (the game, the events by kind, the table at the end, "
+        "the result) and the verdict. A tampered or corrupt record is rejected with the event "
+        "number and what differs.")
     rep.add_argument("file", type=Path, metavar="FILE.json")
-    rep.add_argument("--quiet", action="store_true", help="only say whether it verifies")
+    detail = rep.add_mutually_exclusive_group()
+    detail.add_argument("--record", action="store_true",
+                       help="print the full record before the verdict: every event, and the board after each step")
+    detail.add_argument("--quiet", action="store_true", help="only say whether it verifies")
     rep.set_defaults(handler=_replay)
 
     parser = subparsers.add_parser(

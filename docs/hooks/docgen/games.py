@@ -124,7 +124,8 @@ def record(game: str, seed: str = "1", player: str = "", max_lines: str = "400",
     notes = EVENT_NOTES.get(game, {})
     shown: set[str] = set()
     out = [f"The game below is played by the real code each time the site is built; "
-           f"`{command}` prints the same record.", ""]
+           f"`{command} --record` prints the same record (without `--record`, `play` tells "
+           "the game in about a screenful).", ""]
     block: list[str] = []
     shown_lines = 0
     first = True
@@ -217,7 +218,7 @@ def terminal(game: str, seed: str = "3", typed: str = "1;q", **options: str) -> 
 
     ``typed`` is the lines a person types, separated by ``;``. The command's own output is
     shown with each answer after its ``Your move:`` prompt, as a terminal shows it; the
-    record the command prints at the end follows in a collapsed block.
+    game told as the command prints it at the end follows in a collapsed block.
     """
     import subprocess
     import sys
@@ -243,7 +244,8 @@ def terminal(game: str, seed: str = "3", typed: str = "1;q", **options: str) -> 
     out = [f"Generated when the site is built: `solitaire-ds {' '.join(argv)}`, typing {typed_shown} "
            "(one answer a line).", "", "```text", *session.rstrip("\n").splitlines(), "```", ""]
     if record_text.strip():
-        out += ['??? example "What it prints when the game ends: the record"', "", "    ```text",
+        out += ['??? example "What it prints when the game ends: the game told (--record: every event)"', "",
+                "    ```text",
                 *("    " + line if line else "" for line in record_text.strip("\n").splitlines()),
                 "    ```", ""]
     return "\n".join(out)
