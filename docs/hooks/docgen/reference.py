@@ -193,7 +193,18 @@ def _summary(dotted: str) -> str:
 
     found = pydoc.locate(dotted)
     doc = inspect.getdoc(found) if found is not None else None
-    return doc.strip().splitlines()[0] if doc else ""
+    return _plain_roles(doc.strip().splitlines()[0]) if doc else ""
+
+
+def _plain_roles(line: str) -> str:
+    """``line`` with its reST roles as Markdown code: :class:`~a.b.Event` becomes `Event`."""
+    import re
+
+    def code(match: re.Match[str]) -> str:
+        target = match.group(2)
+        return f"`{target.rsplit('.', 1)[-1] if match.group(1) else target}`"
+
+    return re.sub(r":(?:py:)?[a-z]+:`(~?)([^`]+)`", code, line)
 
 
 #: mkdocstrings' options for every API block: each signature on a line of its own, under its
