@@ -122,10 +122,11 @@ def terminal_width(default: int = 80) -> int:
     return max(40, shutil.get_terminal_size((default, 24)).columns)
 
 
-def fit(text: str, width: int = 80) -> str:
+def fit(text: str, width: int = 80, break_long: bool = False) -> str:
     """Wrap every line of ``text`` longer than ``width`` at its words; the lines it wraps
     onto are indented two spaces more than the line itself. Shorter lines are kept as
-    they are (a table that fits stays a table).
+    they are (a table that fits stays a table). A word longer than a line is kept whole
+    unless ``break_long`` (then no line is wider than ``width``, and nothing is lost).
 
     >>> print(fit("  deal 1: " + "A♣ " * 30, 40))
       deal 1: A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣ A♣
@@ -141,7 +142,7 @@ def fit(text: str, width: int = 80) -> str:
             continue
         indent = line[: len(line) - len(line.lstrip())]
         out += textwrap.wrap(line.strip(), width, initial_indent=indent, subsequent_indent=indent + "  ",
-                             break_on_hyphens=False, break_long_words=False)
+                             break_on_hyphens=False, break_long_words=break_long)
     return "\n".join(out)
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "graded_names_of",
     "read_code",
     "reference_shingles",
+    "skeletons",
 ]
 
 #: The largest submission file the grader copies (a textbook answer is a few kB).
@@ -150,6 +151,24 @@ def read_code(copy: Path, exercises: Sequence[Exercise], notes: list[str]) -> di
             notes.append(f"exercise {ex.number}: {ex.relpath} could not be read for the notes "
                          f"({type(exc).__name__}); its score does not depend on them")
     return own
+
+
+def skeletons(copy: Path, exercises: Sequence[Exercise]) -> set[int]:
+    """Return the exercises of ``copy`` whose graded code is still the skeleton's (names and layout aside).
+
+    Never raises: a file the reading cannot take counts as started (it is graded, and its
+    tests say what they find).
+    """
+    from solitaire_ds.course.catalog import started
+
+    found = set()
+    for ex in exercises:
+        try:
+            if (copy / ex.relpath).is_file() and not started(copy, ex):
+                found.add(ex.number)
+        except Exception:  # counted as started: the grade never depends on this reading
+            continue
+    return found
 
 
 @cache
