@@ -143,8 +143,9 @@ def _secret(args: argparse.Namespace) -> bytes:
     except SecretError as exc:
         raise UsageError(str(exc)) from None
     if made:
-        print(f"solitaire-ds: made a grading secret in {tilde(str(path))} (it draws the decks the games are "
-              "tested on: keep it, and give it to your course's staff, never to students)", file=sys.stderr)
+        print(fit(f"solitaire-ds: made a grading secret in {tilde(str(path))} (it draws the decks the games are "
+                  "tested on: keep it, and give it to your course's staff, never to students)", terminal_width()),
+              file=sys.stderr)
     return secret
 
 
@@ -260,7 +261,7 @@ def _grade(args: argparse.Namespace) -> int:
         print(score_table(result, width))
         print()
     for why in failed:
-        print(fit(f"solitaire-ds: {why}", width, break_long=True), file=sys.stderr)
+        print(fit(f"solitaire-ds: {why}", width), file=sys.stderr)  # a path kept whole, to copy
     return 1 if failed else 0
 
 
