@@ -154,21 +154,31 @@ def read_code(copy: Path, exercises: Sequence[Exercise], notes: list[str]) -> di
 
 
 def skeletons(copy: Path, exercises: Sequence[Exercise]) -> set[int]:
-    """Return the exercises of ``copy`` whose graded code is still the skeleton's (names and layout aside).
+    """Return the exercises of ``copy`` whose file is the skeleton's, untouched (comments and layout aside).
 
-    Never raises: a file the reading cannot take counts as started (it is graded, and its
-    tests say what they find).
+    The whole file is compared (its syntax tree), not only the graded code: a skeleton with
+    code of any kind added (an attack appended to it, say) is not "not started", and its
+    report shows what that code did. Never raises: a file the reading cannot take counts as
+    started (it is graded, and its tests say what they find).
     """
-    from solitaire_ds.course.catalog import started
+    import ast
 
     found = set()
     for ex in exercises:
         try:
-            if (copy / ex.relpath).is_file() and not started(copy, ex):
+            text = (copy / ex.relpath).read_text(encoding="utf-8")
+            if ast.dump(ast.parse(text)) == _skeleton_tree(ex):
                 found.add(ex.number)
         except Exception:  # counted as started: the grade never depends on this reading
             continue
     return found
+
+
+@cache
+def _skeleton_tree(ex: Exercise) -> str:
+    import ast
+
+    return ast.dump(ast.parse(exercise_view(_package_source(ex.relpath), f"solitaire_ds/{ex.relpath}")))
 
 
 @cache
