@@ -5,7 +5,9 @@ Invariant: every handler returns an exit status and reports misuse (a missing fo
 :class:`~solitaire_ds.cli.args.UsageError`, which the command line prints as one line. A
 ``grade`` that finds no wall to grade behind refuses in one line before it makes anything
 (an output folder, the grading secret); the gradebook, results and feedback it writes are
-readable by their owner alone.
+readable by their owner alone. A ``--csv`` that is not a gradebook of the layout asked for,
+or a ``--roster`` without a row for a folder, is refused before anything is graded: an
+existing gradebook is only ever merged into (:mod:`~solitaire_ds.course.gradebook`).
 """
 
 from __future__ import annotations
