@@ -5,7 +5,9 @@ Invariant: every handler returns an exit status and reports misuse (a missing fo
 :class:`~solitaire_ds.cli.args.UsageError`, which the command line prints as one line. A
 ``grade`` that finds no wall to grade behind refuses in one line before it makes anything
 (an output folder, the grading secret); the gradebook, results and feedback it writes are
-readable by their owner alone.
+readable by their owner alone. A ``--csv`` that is not a gradebook of the layout asked for,
+or a ``--roster`` without a row for a folder, is refused before anything is graded: an
+existing gradebook is only ever merged into (:mod:`~solitaire_ds.course.gradebook`).
 """
 
 from __future__ import annotations
@@ -38,9 +40,10 @@ from solitaire_ds.cli.course import (
 )
 from solitaire_ds.course import EXERCISES, exercise
 from solitaire_ds.course.config import Course, CourseError, load_course
-from solitaire_ds.course.report import csv_text, feedback_markdown, gradescope_json, score_table
+from solitaire_ds.course.gradebook import LMS, GradebookError, Student, check_gradebook, gradebook_text, read_roster
+from solitaire_ds.course.report import feedback_markdown, gradescope_json, score_table
 from solitaire_ds.course.results import SubmissionResult
-from solitaire_ds.text import safe_name, safe_text, tilde
+from solitaire_ds.text import fit, safe_name, safe_text, terminal_width, tilde
 
 __all__ = ["register"]
 
@@ -77,7 +80,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     grade.add_argument("paths", nargs="+", metavar="PATH", help="submission folders")
     grade.add_argument("--json", metavar="FILE",
                        help="write Gradescope's results.json (one entry per test) for one submission")
-    grade.add_argument("--csv", metavar="FILE", help="write one row per submission")
+    grade.add_argument("--csv", metavar="FILE",
+                       help="write the gradebook: a row of points possible, then one row per submission; into a "
+                       "gradebook an earlier run wrote, update the rows of the students graded and keep the others")
+    grade.add_argument("--roster", metavar="FILE", type=Path,
+                       help="a CSV naming each submission folder's student (columns folder, student_id, name, "
+                       "section; email and login for an LMS): joins the --csv gradebook")
+    grade.add_argument("--lms", choices=LMS, metavar="LMS",
+                       help="write --csv in the grade import layout of canvas or moodle (needs --roster)")
     grade.add_argument("--json-dir", metavar="DIR", type=Path,
                        help="write each submission's results (one entry per test) to DIR/NAME.json")
     grade.add_argument("--feedback", metavar="DIR", type=Path,
@@ -137,8 +147,9 @@ def _secret(args: argparse.Namespace) -> bytes:
     except SecretError as exc:
         raise UsageError(str(exc)) from None
     if made:
-        print(f"solitaire-ds: made a grading secret in {tilde(str(path))} (it draws the decks the games are "
-              "tested on: keep it, and give it to your course's staff, never to students)", file=sys.stderr)
+        print(fit(f"solitaire-ds: made a grading secret in {tilde(str(path))} (it draws the decks the games are "
+                  "tested on: keep it, and give it to your course's staff, never to students)", terminal_width()),
+              file=sys.stderr)
     return secret
 
 
@@ -189,6 +200,7 @@ def _grade(args: argparse.Namespace) -> int:
     for path in args.paths:
         if not Path(path).is_dir():
             raise UsageError(f"submission folder not found: {path!r}")
+    roster = _roster(args, csv_file)
     chosen = _selected(args.exercise)
     limits = _limits(args)
     course = _course(args)
@@ -198,7 +210,8 @@ def _grade(args: argparse.Namespace) -> int:
     def progress(result: SubmissionResult) -> None:
         if several:
             print(
-                f"graded {result.name}: {result.score:g}/{result.max_score} ({result.seconds:g} s)",
+                fit(f"graded {result.name}: {result.score:g}/{result.max_score} ({result.seconds:g} s)",
+                    terminal_width(), cut_words=True),
                 file=sys.stderr,
                 flush=True,
             )
@@ -211,7 +224,8 @@ def _grade(args: argparse.Namespace) -> int:
     # wall of user ids
     given = (json_file, csv_file, args.json_dir, args.feedback, args.report)
     guarded = runner.Guarded(
-        private=tuple(Path(p).resolve() for p in (args.course, args.tests, args.secret or default_path(), *given)
+        private=tuple(Path(p).resolve() for p in (args.course, args.tests, args.secret or default_path(), args.roster,
+                                                  *given)
                       if p is not None and Path(p).exists()),
         trusted=tuple(_output_folders(*given)),
     )
@@ -224,7 +238,8 @@ def _grade(args: argparse.Namespace) -> int:
     for folder, flag in ((args.json_dir, "--json-dir"), (args.feedback, "--feedback"), (args.report, "--report")):
         if folder is not None:
             check_output_folder(folder, flag, args.paths, private=True)
-    print(f"solitaire-ds grade: {wall.describe()}", file=sys.stderr, flush=True)
+    width = terminal_width()
+    print(fit(f"solitaire-ds grade: {wall.describe()}", width, cut_words=True), file=sys.stderr, flush=True)
     secret = given_secret if given_secret is not None else _secret(args)
     previous = signal.signal(signal.SIGTERM, terminate)  # SIGTERM ends the run as Ctrl-C does
     try:
@@ -238,7 +253,7 @@ def _grade(args: argparse.Namespace) -> int:
     if json_file is not None:
         outputs.append((json_file, functools.partial(_results_json, results[0])))
     if csv_file is not None:
-        outputs.append((csv_file, functools.partial(csv_text, results)))
+        outputs.append((csv_file, functools.partial(_gradebook, csv_file, results, args.lms, roster)))
     names = _file_names(results)
     for name, result in zip(names, results, strict=True):
         if args.json_dir is not None:
@@ -249,10 +264,10 @@ def _grade(args: argparse.Namespace) -> int:
     if args.report is not None:
         failed += _class_report(results, names, args.report)
     for result in results:
-        print(score_table(result))
+        print(score_table(result, width))
         print()
     for why in failed:
-        print(f"solitaire-ds: {why}", file=sys.stderr)
+        print(fit(f"solitaire-ds: {why}", width), file=sys.stderr)  # a path kept whole, to copy
     return 1 if failed else 0
 
 
@@ -265,6 +280,38 @@ def _class_report(results: Sequence[SubmissionResult], names: Sequence[str], fol
         return write_report([StudentResults.of(n, r) for n, r in zip(names, results, strict=True)], folder)
     except Exception as exc:  # a report that cannot be made is one line, never the end of the others
         return [f"cannot write the class report: {type(exc).__name__}: {safe_text(str(exc), 200, newlines=False)}"]
+
+
+def _roster(args: argparse.Namespace, csv_file: Path | None) -> dict[str, Student] | None:
+    """Return the ``--roster`` (None without one) once ``--roster``, ``--lms`` and ``--csv`` agree, every
+    folder has a row and the gradebook in ``--csv``, if any, is one of ours: misuse is a UsageError."""
+    if csv_file is None:
+        for flag, given in (("--roster", args.roster), ("--lms", args.lms)):
+            if given is not None:
+                raise UsageError(f"{flag} joins the gradebook --csv writes; give --csv FILE")
+        return None
+    if args.lms is not None and args.roster is None:
+        raise UsageError(f"--lms {args.lms} needs --roster FILE: {args.lms} finds each student by the id it gives")
+    try:
+        roster = read_roster(args.roster) if args.roster is not None else None
+        for path in args.paths:
+            name = safe_name(Path(path).name or str(path))  # as the grader names it
+            if roster is not None and name not in roster:
+                raise GradebookError(f"--roster {args.roster}: no row for the folder {name!r}")
+        check_gradebook(csv_file, args.lms, roster is not None)
+    except GradebookError as exc:
+        raise UsageError(str(exc)) from None
+    return roster
+
+
+def _gradebook(path: Path, results: Sequence[SubmissionResult], lms: str | None,
+               roster: dict[str, Student] | None) -> str:
+    """The gradebook to write at ``path``: these results merged into the one there, read again now."""
+    try:
+        old = path.read_bytes().decode("utf-8-sig") if path.is_file() else ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GradebookError(f"cannot read the gradebook {path} again: {exc}") from None
+    return gradebook_text(results, lms, roster, old)
 
 
 def _results_json(result: SubmissionResult) -> str:

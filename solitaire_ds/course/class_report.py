@@ -43,7 +43,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solitaire_ds.course.report import _cell, gradescope_json
+from solitaire_ds.course.gradebook import sheet_cell
+from solitaire_ds.course.report import gradescope_json
 from solitaire_ds.course.results import SubmissionResult
 from solitaire_ds.text import safe_name, safe_text
 
@@ -411,9 +412,9 @@ class ClassReport:
             for t in ex.tests:
                 first = sum(len(g.students) for g in ex.first_failures if g.test == t.test)
                 writer.writerow([
-                    ex.number, _cell(ex.title), _cell(t.test), f"{t.points:g}", t.students, t.passed,
+                    ex.number, sheet_cell(ex.title), sheet_cell(t.test), f"{t.points:g}", t.students, t.passed,
                     _fixed(t.share, 3), t.started, t.passed_started, _fixed(t.share_started, 3),
-                    _fixed(t.discrimination, 2), first, _cell(t.message.pattern) if t.message else "",
+                    _fixed(t.discrimination, 2), first, sheet_cell(t.message.pattern) if t.message else "",
                     len(t.message.students) if t.message else "",
                 ])
         return out.getvalue()

@@ -50,7 +50,7 @@ from typing import Any
 import solitaire_ds
 from solitaire_ds.course.catalog import exercise
 from solitaire_ds.course.config import DEFAULT_COURSE, Course, load_course
-from solitaire_ds.course.report import gradescope_json
+from solitaire_ds.course.report import gradescope_json, merged_notes
 from solitaire_ds.course.secret import read_secret
 from solitaire_ds.course.uploads import MAX_DEPTH, MAX_ENTRIES, MAX_FILE_BYTES, Upload, found_upload
 
@@ -344,7 +344,7 @@ def run(source: Path) -> int:
     partial.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     os.replace(partial, results / "results.json")
     print(f"graded: {data['score']:g} points in {time.monotonic() - started:.1f} s")
-    for note in notes:  # the run's output is the instructor's alone (Gradescope's stdout)
+    for note in merged_notes(notes):  # the run's output is the instructor's alone (Gradescope's stdout)
         print(f"note: {note}")
     return 0
 

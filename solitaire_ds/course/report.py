@@ -9,36 +9,102 @@ byte-identical JSON and CSV.
 >>> sub = SubmissionResult("alice", "subs/alice", (ExerciseResult(exercise(1), 17, 17),))
 >>> print(csv_text([sub]), end="")
 submission,path,ex01_array_stack,total,notes,sandbox
+Points Possible,,10,10,,
 alice,subs/alice,10.00,10.00,,
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from solitaire_ds.course.results import ExerciseResult, SubmissionResult
+from solitaire_ds.course.results import NOT_STARTED, ExerciseResult, SubmissionResult
 from solitaire_ds.text import fit
 
-__all__ = ["check_text", "csv_text", "feedback_markdown", "gradescope_json", "score_table", "tutorials_at"]
+__all__ = ["check_text", "csv_text", "feedback_markdown", "gradescope_json", "merged_notes", "score_table",
+           "tutorials_at"]
 
 _TITLE_WIDTH = 44
 
 
-def _title(result: ExerciseResult) -> str:
+def _title(result: ExerciseResult, width: int = _TITLE_WIDTH) -> str:
     title = result.exercise.title
-    return title if len(title) <= _TITLE_WIDTH else title[: _TITLE_WIDTH - 1] + "…"
+    return title if len(title) <= width else title[: width - 1] + "…"
+
+
+#: A note about one exercise: "exercise 3: 100% the same as the reference solution's (...)".
+_EXERCISE_NOTE = re.compile(r"exercise (\d+): (?:(\d+%) )?(.*)", re.DOTALL)
+
+
+def merged_notes(notes: Sequence[str]) -> list[str]:
+    """Return ``notes`` with a note said of several exercises said once, naming them all.
+
+    Notes that differ only in the exercise (and in the figure before the rest, kept beside
+    each number when they differ) become one, where the first of them stood; any other note
+    is kept as it is.
+
+    Runtime complexity: O(number of notes).
+
+    >>> merged_notes(["exercise 1: 100% the same as the reference's", "a link was left out",
+    ...               "exercise 2: 100% the same as the reference's", "exercise 3: 97% the same as the reference's",
+    ...               "exercise 5: 100% the same as the reference's"])
+    ["exercises 1 (100%), 2 (100%), 3 (97%), 5 (100%): the same as the reference's", 'a link was left out']
+    >>> merged_notes([f"exercise {n}: 100% the same as bo's" for n in (1, 2, 3, 5)])
+    ["exercises 1 to 3 and 5: 100% the same as bo's"]
+    """
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for note in notes:
+        if match := _EXERCISE_NOTE.fullmatch(note):
+            groups.setdefault(match.group(3), []).append((int(match.group(1)), match.group(2) or ""))
+    out: list[str] = []
+    said: set[str] = set()
+    for note in notes:
+        match = _EXERCISE_NOTE.fullmatch(note)
+        if match is None or len(groups[match.group(3)]) == 1:
+            out.append(note)
+            continue
+        if match.group(3) in said:  # said already, with the first of its group
+            continue
+        said.add(match.group(3))
+        group = groups[match.group(3)]
+        figures = {figure for _, figure in group}
+        if len(figures) == 1:
+            (figure,) = figures
+            out.append(f"exercises {_numbers([n for n, _ in group])}: {figure + ' ' if figure else ''}{match.group(3)}")
+        else:
+            each = ", ".join(f"{n} ({figure})" if figure else str(n) for n, figure in group)
+            out.append(f"exercises {each}: {match.group(3)}")
+    return out
+
+
+def _numbers(numbers: Sequence[int]) -> str:
+    """``[1, 2, 3, 5]`` as "1 to 3 and 5": runs of three or more as a range.
+
+    >>> _numbers([1, 2, 3, 4, 7, 8, 10]), _numbers([2, 4])
+    ('1 to 4, 7, 8 and 10', '2 and 4')
+    """
+    runs: list[list[int]] = []
+    for n in sorted(set(numbers)):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    parts: list[str] = []
+    for run in runs:
+        parts += [f"{run[0]} to {run[-1]}"] if len(run) >= 3 else [str(n) for n in run]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
 def _points(value: float, of: int) -> str:
     return f"{value:.2f}/{of}"
 
 
-def score_table(result: SubmissionResult) -> str:
+def score_table(result: SubmissionResult, width: int = 80) -> str:
     """Return the instructor's table for one submission: a row per exercise, then the total.
+
+    Every line fits ``width`` columns: a reason or a note is wrapped at its words, whole,
+    never cut; a note said of several exercises is said once (:func:`merged_notes`).
 
     >>> from solitaire_ds.course.catalog import exercise
     >>> from solitaire_ds.course.results import ExerciseResult, SubmissionResult
@@ -50,24 +116,27 @@ def score_table(result: SubmissionResult) -> str:
             structures/array_queue.py is missing
           total                                                    0.00/10
     """
+    title_width = max(10, min(_TITLE_WIDTH, width - 26))
     lines = [
         result.name,
-        f"  {'#':>2}  {'exercise':<{_TITLE_WIDTH}}  {'tests':>5}  {'score':>11}",
+        f"  {'#':>2}  {'exercise':<{title_width}}  {'tests':>5}  {'score':>11}",
     ]
     for r in result.exercises:
         tests = f"{r.passed}/{r.total}"
         lines.append(
-            f"  {r.exercise.number:>2}  {_title(r):<{_TITLE_WIDTH}}  {tests:>5}"
+            f"  {r.exercise.number:>2}  {_title(r, title_width):<{title_width}}  {tests:>5}"
             f"  {_points(r.score, r.max_score):>11}"
         )
-        if r.status != "pass" and r.summary:
-            lines.append(f"        {r.summary[:100]}")
+        if r.not_started:
+            lines.append(f"        {NOT_STARTED}")
+        elif r.status != "pass" and r.summary:
+            lines.append(f"        {r.summary}")
     total = _points(result.score, result.max_score)
-    lines.append(f"      {'total':<{_TITLE_WIDTH}}  {'':>5}  {total:>11}")
-    lines.extend(f"  note: {note}" for note in result.notes)
+    lines.append(f"      {'total':<{title_width}}  {'':>5}  {total:>11}")
+    lines.extend(f"  note: {note}" for note in merged_notes(result.notes))
     if result.sandbox:
         lines.append(f"  {result.sandbox}")
-    return "\n".join(lines)
+    return fit("\n".join(lines), width, cut_words=True)
 
 
 _STATUS = {"pass": "PASS", "partial": "FAIL", "fail": "FAIL", "error": "ERROR"}
@@ -190,7 +259,10 @@ def gradescope_json(
     from ``unrun`` when it names the exercise (the upload search says which files it found
     instead), else the grader's. ``visibility`` maps an exercise to what students see of
     its entries (``visible`` when it is not named); ``output`` is the text students see
-    about the whole submission.
+    about the whole submission. An exercise whose file is still the skeleton is one entry
+    too, saying so (:data:`~solitaire_ds.course.results.NOT_STARTED`; ``extra_data``
+    lists them as ``not_started``). The maxima of an exercise's tests add up to its points
+    exactly (:meth:`~solitaire_ds.course.results.ExerciseResult.test_maxima`).
 
     The grader's notes (code much like the reference solution's or a classmate's) and
     the wall it graded behind are for the instructor only: they go to ``extra_data``, which
@@ -214,20 +286,20 @@ def gradescope_json(
     for r in result.exercises:
         number = r.exercise.number
         shown = visibility.get(number, "visible")
-        if r.reason or not r.tests:
+        if r.reason or not r.tests or r.not_started:
             passed = not r.reason and r.status == "pass"
+            said = NOT_STARTED if r.not_started and not r.reason else r.reason
             tests.append({
                 "name": f"Exercise {number}: {r.exercise.title}",
                 "number": str(number),
                 "score": r.score,
                 "max_score": float(r.max_score),
                 "status": "passed" if passed else "failed",
-                "output": unrun.get(number) or r.reason or f"{r.passed} of {r.total} tests passed.",
+                "output": unrun.get(number) or said or f"{r.passed} of {r.total} tests passed.",
                 "visibility": shown,
             })
             continue
-        for k, outcome in enumerate(r.tests, start=1):
-            each = round(r.test_points(outcome), 4)
+        for k, (outcome, each) in enumerate(zip(r.tests, r.test_maxima(), strict=True), start=1):
             tests.append({
                 "name": f"Exercise {number}: {outcome.test}",
                 "number": f"{number}.{k}",
@@ -237,24 +309,28 @@ def gradescope_json(
                 "output": outcome.message,
                 "visibility": shown,
             })
+    not_started = [r.exercise.number for r in result.exercises if r.not_started and not r.reason]
     return {
         "score": result.score,
         "execution_time": round(result.seconds),
         "output": output,
         "stdout_visibility": "hidden",
-        "extra_data": {"notes": list(result.notes), **({"sandbox": result.sandbox} if result.sandbox else {})},
+        "extra_data": {"notes": list(result.notes), **({"sandbox": result.sandbox} if result.sandbox else {}),
+                       **({"not_started": not_started} if not_started else {})},
         "tests": tests,
     }
 
 
 def csv_text(results: Sequence[SubmissionResult]) -> str:
-    """Return a gradebook: one row per submission, one column per exercise, the total, the notes,
-    and the wall the submission was graded behind.
+    """Return a gradebook: a header, the points possible, then one row per submission, one column
+    per exercise, the total, the notes, and the wall the submission was graded behind.
 
     The notes (code the same as another's, lines the grader did not sign) are joined with
-    ``; ``. A text cell that a spreadsheet would read as a formula (it starts with ``=``,
-    ``+``, ``-``, ``@``, a tab or a carriage return) is written with a leading ``'``, so a
-    folder named ``=HYPERLINK(...)`` stays text.
+    ``; ``, a note said of several exercises said once. A text cell that a spreadsheet would
+    read as a formula (it starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return)
+    is written with a leading ``'``, so a folder named ``=HYPERLINK(...)`` stays text. (The
+    rosters, the LMS layouts and the merging into a gradebook already written are
+    :func:`~solitaire_ds.course.gradebook.gradebook_text`'s.)
 
     Runtime complexity: O(submissions x exercises).
 
@@ -263,32 +339,19 @@ def csv_text(results: Sequence[SubmissionResult]) -> str:
     >>> sub = SubmissionResult('=HYPERLINK("x")', "class/x", (ExerciseResult(exercise(1), 17, 17),), ("a note",))
     >>> print(csv_text([sub]), end="")
     submission,path,ex01_array_stack,total,notes,sandbox
+    Points Possible,,10,10,,
     "'=HYPERLINK(""x"")",class/x,10.00,10.00,a note,
     """
-    columns: dict[int, str] = {}
-    for sub in results:
-        for r in sub.exercises:
-            columns.setdefault(r.exercise.number, f"ex{r.exercise.number:02d}_{r.exercise.slug}")
-    numbers = sorted(columns)
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["submission", "path", *(columns[n] for n in numbers), "total", "notes", "sandbox"])
-    for sub in results:
-        scores = {r.exercise.number: f"{r.score:.2f}" for r in sub.exercises}
-        writer.writerow(
-            [_cell(sub.name), _cell(sub.path), *(scores.get(n, "") for n in numbers), f"{sub.score:.2f}",
-             _cell("; ".join(sub.notes)), _cell(sub.sandbox)]
-        )
-    return out.getvalue()
+    from solitaire_ds.course.gradebook import gradebook_text
 
-
-def _cell(text: str) -> str:
-    """Return ``text`` safe for a spreadsheet cell: a leading ``'`` before a formula's first sign."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+    return gradebook_text(results)
 
 
 def feedback_markdown(result: SubmissionResult) -> str:
     """Return the feedback a student can be handed: every failing test, whole, in Markdown.
+
+    An exercise whose file is still the skeleton is one line (:data:`~solitaire_ds.course.results.NOT_STARTED`),
+    not its every failing test.
 
     Runtime complexity: O(number of tests).
 
@@ -304,6 +367,9 @@ def feedback_markdown(result: SubmissionResult) -> str:
                   f"({r.passed} of {r.total} tests pass)", ""]
         if r.reason:
             lines += [f"Not graded: {r.reason}", ""]
+            continue
+        if r.not_started:
+            lines += [NOT_STARTED[0].upper() + NOT_STARTED[1:] + ".", ""]
             continue
         failing = [t for t in r.tests if not t.passed]
         if not failing:

@@ -15,10 +15,14 @@ failure, timeout, crash) ``passed`` is 0.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from solitaire_ds.course.catalog import Exercise
 
-__all__ = ["ExerciseResult", "Failure", "Limits", "SubmissionResult", "TestOutcome"]
+__all__ = ["NOT_STARTED", "ExerciseResult", "Failure", "Limits", "SubmissionResult", "TestOutcome"]
+
+#: What every report says, in one line, of an exercise whose file is still the skeleton.
+NOT_STARTED = "not started: the file is the skeleton"
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,9 @@ class ExerciseResult:
     cpu: float = field(default=0.0, compare=False)
     #: The wall seconds the judge waited for its workers (a measurement, like ``cpu``).
     wall: float = field(default=0.0, compare=False)
+    #: The file's graded code is the skeleton's (names and layout aside): the reports say
+    #: :data:`NOT_STARTED` in one line instead of every failing test (the score is the judge's all the same).
+    not_started: bool = False
 
     @property
     def max_score(self) -> int:
@@ -99,6 +106,34 @@ class ExerciseResult:
         """Return what test ``outcome`` is worth in this exercise (passed or not)."""
         weight = sum(t.weight for t in self.tests) if self.tests else float(self.total)
         return self.exercise.points * outcome.weight / weight if weight > 0 else 0.0
+
+    def test_maxima(self, places: int = 4) -> list[float]:
+        """Return what each of ``tests`` is worth, rounded to ``places`` decimals, summing exactly to the points.
+
+        Each test's share is rounded where the running total falls (the rounded running
+        total minus the one before), so the roundings never add up to more or less than the
+        exercise's points, whatever the weights.
+
+        Runtime complexity: O(number of tests).
+
+        >>> from solitaire_ds.course.catalog import exercise
+        >>> thirds = tuple(TestOutcome(f"t{k}", True) for k in range(3))
+        >>> maxima = ExerciseResult(exercise(1), 3, 3, tests=thirds).test_maxima()
+        >>> maxima, sum(Fraction(str(m)) for m in maxima)
+        ([3.3333, 3.3334, 3.3333], Fraction(10, 1))
+        """
+        weights = [Fraction(t.weight) for t in self.tests]
+        whole = sum(weights, Fraction(0))
+        if whole <= 0:
+            return [0.0 for _ in self.tests]
+        unit = 10**places
+        maxima, before, running = [], 0, Fraction(0)
+        for weight in weights:
+            running += weight
+            upto = round(self.exercise.points * unit * running / whole)  # whole units of 10**-places
+            maxima.append((upto - before) / unit)
+            before = upto
+        return maxima
 
     @property
     def status(self) -> str:

@@ -124,7 +124,7 @@ def test_hostile_output_fails_that_test_and_nothing_else(tmp_path: Path, sandbox
     assert results[0].result(7).score == 0
     assert all(len(f.message) < 2000 for f in results[0].result(7).failures)
     assert results[1].result(7).score == 10
-    assert csv_text(results).count("\n") == 3  # a header and two students: the class's CSV is written
+    assert csv_text(results).count("\n") == 4  # a header, the points possible and two students: the CSV is written
 
 
 # -- what the worker is given: its file, the package, an empty environment -------------------------

@@ -85,10 +85,11 @@ def test_grade_writes_one_csv_row_per_submission_in_parallel(tmp_path: Path) -> 
     assert main(args) == 0
     rows = list(csv.reader(out_file.read_text().splitlines()))
     assert rows[0] == ["submission", "path", "ex04_linked_queue", "total", "notes", "sandbox"]
-    assert rows[1][:4] == ["solutions", SOLUTIONS, "10.00", "10.00"]
-    assert "the same as the reference solution's" in rows[1][4]  # the generated solutions are
-    assert rows[2][:5] == ["exercises", EXERCISES, "0.00", "0.00", ""]
-    assert rows[1][5] == rows[2][5] and rows[1][5].startswith("sandbox: ")  # the wall, named in each row
+    assert rows[1] == ["Points Possible", "", "10", "10", "", ""]
+    assert rows[2][:4] == ["solutions", SOLUTIONS, "10.00", "10.00"]
+    assert "the same as the reference solution's" in rows[2][4]  # the generated solutions are
+    assert rows[3][:5] == ["exercises", EXERCISES, "0.00", "0.00", ""]
+    assert rows[2][5] == rows[3][5] and rows[2][5].startswith("sandbox: ")  # the wall, named in each row
 
 
 def test_a_class_run_ends_with_every_output_whatever_the_files_and_names(
@@ -111,8 +112,8 @@ def test_a_class_run_ends_with_every_output_whatever_the_files_and_names(
                  str(out / "json"), "--feedback", str(out / "feedback")]) == 0
     printed = capsys.readouterr().out
     rows = list(csv.reader((out / "grades.csv").read_text(encoding="utf-8").splitlines()))
-    assert [row[0] for row in rows[1:]] == ["caf\\xe9", "honest", "long"]
-    assert {row[0]: row[3] for row in rows[1:]} == {"caf\\xe9": "10.00", "honest": "10.00", "long": "10.00"}
+    assert [row[0] for row in rows[2:]] == ["caf\\xe9", "honest", "long"]
+    assert {row[0]: row[3] for row in rows[2:]} == {"caf\\xe9": "10.00", "honest": "10.00", "long": "10.00"}
     assert sorted(p.name for p in (out / "json").iterdir()) == ["caf_xe9.json", "honest.json", "long.json"]
     assert sorted(p.name for p in (out / "feedback").iterdir()) == ["caf_xe9.md", "honest.md", "long.md"]
     assert json.loads((out / "json" / "honest.json").read_text())["score"] == 10

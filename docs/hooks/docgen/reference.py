@@ -75,7 +75,7 @@ def _parser_section(parser: argparse.ArgumentParser, prog: str, level: int, top:
 #: listed under its section in mkdocs.yml's nav. A public module missing here is still shown,
 #: under "Other modules" on the overview (see ``api``), and a docs test names it.
 API_SECTIONS: list[tuple[str, list[str]]] = [
-    ("The package", ["solitaire_ds", "solitaire_ds.text"]),
+    ("The package", ["solitaire_ds", "solitaire_ds.text", "solitaire_ds.blame"]),
     ("Structures", ["solitaire_ds.structures.base", "solitaire_ds.structures.ArrayStack",
                     "solitaire_ds.structures.LinkedStack", "solitaire_ds.structures.ArrayQueue",
                     "solitaire_ds.structures.LinkedQueue", "solitaire_ds.structures.ArrayDeque",
@@ -96,14 +96,16 @@ API_SECTIONS: list[tuple[str, list[str]]] = [
         "solitaire_ds.course.secret", "solitaire_ds.course.browser"]),
     ("Scores and reports", ["solitaire_ds.course.results", "solitaire_ds.course.report", "solitaire_ds.course.honesty",
                             "solitaire_ds.course.similarity", "solitaire_ds.course.gradescope",
-                            "solitaire_ds.course.uploads"]),
+                            "solitaire_ds.course.uploads", "solitaire_ds.course.gradebook",
+                            "solitaire_ds.course.class_report", "solitaire_ds.course.class_report_html"]),
     ("The contract tests", ["solitaire_ds.course.contracts.plain", "solitaire_ds.course.contracts.operations",
                             "solitaire_ds.course.contracts.snapshot",
                             "solitaire_ds.course.contracts.structure_contracts",
                             "solitaire_ds.course.contracts.structure_machines",
                             "solitaire_ds.course.contracts.pinned", "solitaire_ds.course.contracts.drawn"]),
     ("The command line", ["solitaire_ds.cli", "solitaire_ds.cli.args", "solitaire_ds.cli.games",
-                          "solitaire_ds.cli.course", "solitaire_ds.cli.grading", "solitaire_ds.cli.docs",
+                          "solitaire_ds.cli.course", "solitaire_ds.cli.grading", "solitaire_ds.cli.report",
+                          "solitaire_ds.cli.docs",
                           "solitaire_ds.cli.completion"]),
 ]
 

@@ -68,6 +68,7 @@ from solitaire_ds.course.grader.submission import (
     copy_submission,
     graded_names_of,
     read_code,
+    skeletons,
 )
 from solitaire_ds.course.grader.users import UserIds, passable_temp
 from solitaire_ds.course.grader.walls import Guarded, Policy, Wall, WallError, choose_wall
@@ -364,6 +365,7 @@ def _grade(
         notes.extend(copied)
         to_run = [ex for ex in runnable if ex.number not in problems]
         own = read_code(copy, to_run, notes)
+        untouched = skeletons(copy, to_run)
         run = _judge(to_run, copy, tmp, limits, wall, course, users, secret) if to_run else None
     collected = reference.tests if reference is not None else collected_ids(run, exercises)
     results = []
@@ -376,7 +378,9 @@ def _grade(
             results.append(ExerciseResult(course.exercise(ex), 0, len(ids), reason=why))
             continue
         assert run is not None
-        results.append(exercise_score(course, ex, ids, run, limits))
+        scored = exercise_score(course, ex, ids, run, limits)
+        skeleton = ex.number in untouched and scored.passed == 0  # a skeleton that passes a test says so
+        results.append(dataclasses.replace(scored, not_started=True) if skeleton else scored)
     if run is not None and run.unreadable:
         notes.append(f"the judge's report had {run.unreadable} unreadable lines (the grade counts the others)")
     seconds = round(time.monotonic() - started, 2)

@@ -32,6 +32,7 @@ __all__ = [
     "graded_names_of",
     "read_code",
     "reference_shingles",
+    "skeletons",
 ]
 
 #: The largest submission file the grader copies (a textbook answer is a few kB).
@@ -150,6 +151,34 @@ def read_code(copy: Path, exercises: Sequence[Exercise], notes: list[str]) -> di
             notes.append(f"exercise {ex.number}: {ex.relpath} could not be read for the notes "
                          f"({type(exc).__name__}); its score does not depend on them")
     return own
+
+
+def skeletons(copy: Path, exercises: Sequence[Exercise]) -> set[int]:
+    """Return the exercises of ``copy`` whose file is the skeleton's, untouched (comments and layout aside).
+
+    The whole file is compared (its syntax tree), not only the graded code: a skeleton with
+    code of any kind added (an attack appended to it, say) is not "not started", and its
+    report shows what that code did. Never raises: a file the reading cannot take counts as
+    started (it is graded, and its tests say what they find).
+    """
+    import ast
+
+    found = set()
+    for ex in exercises:
+        try:
+            text = (copy / ex.relpath).read_text(encoding="utf-8")
+            if ast.dump(ast.parse(text)) == _skeleton_tree(ex):
+                found.add(ex.number)
+        except Exception:  # counted as started: the grade never depends on this reading
+            continue
+    return found
+
+
+@cache
+def _skeleton_tree(ex: Exercise) -> str:
+    import ast
+
+    return ast.dump(ast.parse(exercise_view(_package_source(ex.relpath), f"solitaire_ds/{ex.relpath}")))
 
 
 @cache
