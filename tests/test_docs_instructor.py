@@ -32,10 +32,17 @@ def _blocks(page: str, lang: str) -> list[str]:
     return re.findall(rf"^```{lang}\n(.*?)^```", page, re.MULTILINE | re.DOTALL)
 
 
+def _course_file() -> str:
+    """The course file "Teach a course" shows: its ``site`` line, then the file it shows whole."""
+    site, toml = _blocks(TEACH, "toml")
+    assert site.startswith("site = ") and "[" not in site, "the first toml block is the site's one line"
+    return site + "\n" + toml
+
+
 def _course_files(where: Path) -> str:
     """Write the course file and the instructor test of "Teach a course" where the page puts them;
     return the test file's name."""
-    (toml,) = _blocks(TEACH, "toml")
+    toml = _course_file()
     (test,) = _blocks(TEACH, "python")
     named = re.search(r"Here is\s+`my-tests/(test_ex\d\d_\w+\.py)`", TEACH)
     assert named is not None, "the page names the file its instructor test is in"
@@ -86,7 +93,7 @@ def test_the_weights_comment_of_teach_a_course_counts_what_its_course_file_weigh
 
     _course_files(tmp_path)
     course = load_course(tmp_path / "course.toml", tmp_path / "my-tests")
-    (toml,) = _blocks(TEACH, "toml")
+    toml = _course_file()
     said = re.findall(r'^\[exercise\.(\d+)\.weights\]$|^"([^"]+)" = (\d+) .*?# .*?: (\d+) of the (\d+) tests, '
                       r"(\d+) of the (\d+) weights$", toml, re.MULTILINE)
     checked = 0
