@@ -12,7 +12,8 @@ that many lines plus one saying how many were left out), so a
 from __future__ import annotations
 
 __all__ = [
-    "colour_suits", "fit", "safe_name", "safe_text", "shorten", "shown", "terminal_width", "tilde", "wants_colour",
+    "colour_suits", "fit", "game_stopped", "safe_name", "safe_text", "shorten", "shown", "terminal_width", "tilde",
+    "wants_colour",
 ]
 
 
@@ -184,3 +185,33 @@ def tilde(text: str) -> str:
     if home in ("", "/", "~"):
         return text
     return text.replace(home.rstrip("/") + "/", "~/")
+
+
+def game_stopped(exc: BaseException) -> str:
+    """Return the one line that says a game stopped on ``exc``, naming the method it came from.
+
+    The method is ``Class.method`` of the innermost frame of ``exc``'s traceback (where the
+    code broke); the line names no file or folder, so ``play --impl`` in a terminal and the
+    practice page's **Play** say it in the same words. The exception's own message is kept
+    to one line of at most 200 characters.
+
+    Runtime complexity: O(depth of the traceback).
+
+    >>> class ArrayStack:
+    ...     def pop(self):
+    ...         return [][0]
+    >>> try:
+    ...     ArrayStack().pop()
+    ... except IndexError as exc:
+    ...     print(game_stopped(exc))
+    the game stopped: ArrayStack.pop raised IndexError: list index out of range
+    """
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    where = "the game"
+    if tb is not None:
+        owner = tb.tb_frame.f_locals.get("self")
+        name = tb.tb_frame.f_code.co_name
+        where = f"{type(owner).__name__}.{name}" if owner is not None else name
+    return f"the game stopped: {where} raised {type(exc).__name__}: {safe_text(str(exc), 200, newlines=False)}"

@@ -60,7 +60,7 @@ from solitaire_ds.simulate import (
 )
 from solitaire_ds.story import tell
 from solitaire_ds.structures.toolkit import DEFAULT_TOOLKIT, Toolkit
-from solitaire_ds.text import colour_suits, fit, shorten, terminal_width, tilde, wants_colour
+from solitaire_ds.text import colour_suits, fit, game_stopped, shorten, terminal_width, tilde, wants_colour
 
 #: The largest record ``replay`` reads: the longest game's record is well under 1 MB.
 MAX_RECORD_BYTES = 8 << 20
@@ -227,7 +227,7 @@ def _play(args: argparse.Namespace) -> int:
         # The student's code broke the game: say where, without a traceback.
         whose = "; ".join([*([f"structures from {tilde(toolkit.source)}"] if toolkit != DEFAULT_TOOLKIT else []),
                            *theirs])
-        print(f"solitaire-ds: the game stopped: {_where(exc)} raised {type(exc).__name__}: {exc}\n"
+        print(f"solitaire-ds: {game_stopped(exc)}\n"
               f"  ({whose}; run `solitaire-ds check` to find the bug)", file=sys.stderr)
         return 1
     width = terminal_width()
@@ -239,19 +239,6 @@ def _play(args: argparse.Namespace) -> int:
         write_output(args.json, record.dumps())
         print(f"Record written to {args.json}")
     return 0
-
-
-def _where(exc: BaseException) -> str:
-    """Return ``Class.method`` of the innermost frame of ``exc`` (where the student's code broke)."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
-        tb = tb.tb_next
-    if tb is None:
-        return "the game"
-    frame = tb.tb_frame
-    owner = frame.f_locals.get("self")
-    name = frame.f_code.co_name
-    return f"{type(owner).__name__}.{name}" if owner is not None else name
 
 
 # -- simulate -------------------------------------------------------------------------
