@@ -6,6 +6,9 @@ own judge (the same tests, the same Hypothesis profile, the same events), scores
 the grader does, and returns the text ``solitaire-ds check`` prints, every failing test
 listed. :func:`play` runs a game on the student's structure (the others from the package)
 and returns it step by step, each step with its board drawn by :mod:`solitaire_ds.boards`.
+:func:`check_page` and :func:`play_page` are what the page calls: the same, as plain data
+(whether every test passes, for the link onward; the terminal's one line when the student's
+code stops a game, never a traceback).
 
 What differs from ``check``: the student's code is served in this process (the judge's
 "local" transport) instead of a sandboxed worker -- a browser tab is its own sandbox and the

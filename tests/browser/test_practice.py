@@ -182,6 +182,7 @@ def test_a_passing_check_links_the_next_exercise(practice: tuple[Any, Problems],
     for href in links.values():  # both pages are there
         assert page.request.get(urllib.parse.urljoin(page.url, href)).status == 200
     _type(page, _zoo("02_stack_peek_pops"))
+    assert not onward.is_visible()  # the link was for the file that passed, not this edit of it
     report, _ = _run_checks(page)
     assert "FAIL" in report and not onward.is_visible()  # no link onward from a failing file
     assert not problems.items, "\n".join(problems.items)
@@ -222,6 +223,7 @@ def test_a_site_without_the_runtime_says_the_one_command_that_adds_it(browser: A
     page.locator(".ds-practice__missing:not([hidden])").wait_for(timeout=10_000)
     status = page.locator(".ds-practice__status").inner_text()
     command = page.locator(".ds-practice__missing pre").inner_text()
+    page.screenshot(path=str(SHOTS / "practice-no-runtime.png"), full_page=True)
     page.close()
     assert "no practice runtime" in status
     assert command.strip() == RUNTIME_COMMAND == "solitaire-ds docs runtime"

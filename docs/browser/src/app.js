@@ -50,7 +50,9 @@ function setUp(root) {
       EditorView.lineWrapping, // long lines wrap: the editor scrolls one way only
       EditorView.contentAttributes.of({ "aria-label": "Your file, " + file }),
       EditorView.updateListener.of((update) => {
-        if (update.docChanged) localStorage.setItem(key, update.state.doc.toString());
+        if (!update.docChanged) return;
+        localStorage.setItem(key, update.state.doc.toString());
+        if (onward) onward.hidden = true; // the link onward is for the file that passed, not an edit of it
       }),
     ],
     parent: root.querySelector(".ds-practice__editor"),
@@ -129,11 +131,11 @@ function setUp(root) {
 
   buttons.check.addEventListener("click", async () => {
     output.textContent = "";
-    onward.hidden = true;
+    if (onward) onward.hidden = true;
     const reply = await run("check", "running the checks");
     if (!reply) return;
     output.textContent = reply.text;
-    onward.hidden = !reply.passed;
+    if (onward) onward.hidden = !reply.passed;
   });
 
   buttons.stop.addEventListener("click", () => {

@@ -22,7 +22,7 @@ async function start(say) {
   const size = Object.values(manifest.bytes).reduce((a, b) => a + b, 0);
   say(1, "loading Python (Pyodide " + manifest.pyodide + ", " + megabytes(size) + " in all, once)");
   const pyodide = await loadPyodide({ indexURL: base + "pyodide/" });
-  say(2, "installing packages (" + manifest.wheels.map((w) => w.split("-")[0]).join(", ") + ")");
+  say(2, "installing packages (" + manifest.wheels.length + ": solitaire-ds, pytest, Hypothesis and what they need)");
   await pyodide.loadPackage(manifest.wheels.map((wheel) => base + "wheels/" + wheel),
                             { messageCallback: () => {} });
   return pyodide;
