@@ -82,7 +82,13 @@ def main(argv: list[str]) -> int:
     if len(argv) != 1:
         print("usage: python scripts/browser_bundle.py DEST (e.g. OUT/docs/practice/runtime)", file=sys.stderr)
         return 2
-    manifest = bundle(Path(argv[0]).resolve())
+    try:
+        manifest = bundle(Path(argv[0]).resolve())
+    except subprocess.CalledProcessError as exc:  # npm or pip said why, just above
+        command = " ".join(Path(word).name for word in exc.cmd[:4])
+        print(f"practice runtime not built: '{command} ...' stopped (exit status {exc.returncode}); "
+              "its message is above", file=sys.stderr)
+        return 1
     total = sum(manifest["bytes"].values())
     print(f"practice runtime: Pyodide {manifest['pyodide']} (Python {manifest['python']}), "
           f"{len(manifest['wheels'])} wheels, {total / 1e6:.1f} MB in {argv[0]}")

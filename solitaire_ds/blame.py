@@ -46,6 +46,14 @@ class Stop:
     #: ``"TypeError: message"``.
     error: str
 
+    def headline(self) -> str:
+        """Return the message's first line, which names no file: the practice page's **Play** says it too.
+
+        >>> Stop("ArrayStack.pop", "structures/array_stack.py", 9, True, "IndexError: x").headline()
+        'the game stopped: ArrayStack.pop raised IndexError: x'
+        """
+        return f"the game stopped: {self.where} raised {self.error}"
+
     def said(self) -> str:
         """Return the message (no traceback) that ``play`` and ``simulate`` print.
 
@@ -58,7 +66,7 @@ class Stop:
           in your structures/array_stack.py, line 82:
           run `solitaire-ds check` to find the bug
         """
-        first = f"solitaire-ds: the game stopped: {self.where} raised {self.error}"
+        first = f"solitaire-ds: {self.headline()}"
         if self.theirs:
             return f"{first}\n  in your {self.file}, line {self.line}:\n  run `solitaire-ds check` to find the bug"
         return (f"{first}\n  in {self.file}, line {self.line} (the package's code, not yours):\n"

@@ -12,7 +12,8 @@ that many lines plus one saying how many were left out), so a
 from __future__ import annotations
 
 __all__ = [
-    "colour_suits", "fit", "fit_for", "safe_name", "safe_text", "shorten", "shown", "terminal_width", "tilde",
+    "colour_suits", "fit", "fit_for", "safe_name", "safe_text", "shorten", "shown",
+    "terminal_width", "tilde",
     "wants_colour",
 ]
 

@@ -6,8 +6,8 @@
   if (!root) return;
   const site = new URL("../", document.currentScript.src);
   import(new URL("practice/runtime/app.js", site).href).catch(() => {
-    root.querySelector(".ds-practice__status").textContent =
-      "This build of the site has no practice runtime (the site's build adds it). "
-      + "Work on your own machine instead: see Getting started.";
+    // the page says the one command that adds the runtime (docs/hooks/docgen/browser.py)
+    root.querySelector(".ds-practice__status").textContent = "This copy of the site has no practice runtime.";
+    root.querySelector(".ds-practice__missing").hidden = false;
   });
 })();

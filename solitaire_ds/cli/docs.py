@@ -6,6 +6,9 @@ writes ``OUT/mkdocs.yml`` beside them, so any builder that reads ``mkdocs.yml`` 
 same site from the same sources: mkdocs, or Zensical (which ignores mkdocs' hooks).
 ``docs --build DIR`` generates into a temporary folder and builds from there; ``docs``
 alone serves the checkout with mkdocs, whose hook expands the directives as pages change.
+``docs runtime`` builds the practice pages' runtime (Pyodide, the wheels, the page script)
+into the checkout's ``docs/practice/runtime/``, where the served and built sites find it;
+without it each practice page says that one command.
 
 Invariant: the command never starts a builder unless it and the checkout's ``mkdocs.yml``
 are there, and never writes a folder it did not make; otherwise it says in one line what to
@@ -32,8 +35,8 @@ from typing import Any
 from solitaire_ds.cli.args import UsageError, positive_int
 from solitaire_ds.course import REPO_ROOT
 
-__all__ = ["BUILDERS", "GENERATED_MARK", "INSTALL_HINT", "GenerationError", "builder_command", "docs_command",
-           "generate", "generated_config", "mkdocs_command", "register"]
+__all__ = ["BUILDERS", "GENERATED_MARK", "INSTALL_HINT", "PRACTICE_RUNTIME", "RUNTIME_COMMAND", "GenerationError",
+           "builder_command", "docs_command", "generate", "generated_config", "mkdocs_command", "register"]
 
 #: What to tell a user who has no mkdocs.
 INSTALL_HINT = "install the docs and grading extras: pip install -e '.[docs,grading]'"
@@ -43,6 +46,11 @@ BUILDERS = {"mkdocs": "mkdocs", "zensical": "zensical"}
 
 #: The file ``docs generate`` leaves in its output folder; only such a folder is replaced.
 GENERATED_MARK = ".solitaire-ds-generated"
+
+#: Where the practice pages' runtime goes in the checkout (git ignores it), and the one
+#: command that puts it there: a practice page without it says this command.
+PRACTICE_RUNTIME = REPO_ROOT / "docs" / "practice" / "runtime"
+RUNTIME_COMMAND = "solitaire-ds docs runtime"
 
 
 
@@ -263,11 +271,28 @@ def _generate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _runtime(args: argparse.Namespace) -> int:
+    script = REPO_ROOT / "scripts" / "browser_bundle.py"
+    if not script.is_file():
+        raise UsageError(f"no scripts/browser_bundle.py in {REPO_ROOT}: the practice runtime is built in a "
+                         "source checkout of solitaire-ds (git clone, then pip install -e '.[docs]')")
+    if shutil.which("npm") is None or shutil.which("node") is None:
+        raise UsageError("the practice runtime is built with Node.js and npm: install them first "
+                         "(Debian and Ubuntu: apt-get install nodejs npm)")
+    status = subprocess.call([sys.executable, str(script), str(PRACTICE_RUNTIME)], cwd=REPO_ROOT)
+    if status == 0:
+        print("The practice pages work now: reload them (solitaire-ds docs serves the site; "
+              "solitaire-ds docs --build DIR builds it with them).")
+    return status
+
+
 def _docs(args: argparse.Namespace) -> int:
     if args.build:
         return _build(args.builder, Path(args.build).resolve())
     command = docs_command(["serve", "-a", f"{args.host}:{args.port}"])
     print(f"Serving the docs at http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
+    if not (PRACTICE_RUNTIME / "manifest.json").is_file():
+        print(f"The practice pages need their runtime, once: {RUNTIME_COMMAND}", flush=True)
     env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}  # mkdocs' banner about its successor
     return subprocess.call(command, cwd=REPO_ROOT, env=env)
 
@@ -285,7 +310,7 @@ def register(subparsers: Any) -> None:
     docs.add_argument("--builder", choices=sorted(BUILDERS), default="mkdocs",
                       help="what --build builds with (default mkdocs)")
     docs.set_defaults(handler=_docs)
-    steps = docs.add_subparsers(dest="step", metavar="generate")
+    steps = docs.add_subparsers(dest="step", metavar="{generate,runtime}")
     gen = steps.add_parser(
         "generate", help="expand the pages into OUT/docs and write OUT/mkdocs.yml",
         description="Expand every page's generated parts (tables, records, boards, charts) from the real "
@@ -294,3 +319,10 @@ def register(subparsers: Any) -> None:
         "empty, or an earlier output of this command (which it replaces whole).")
     gen.add_argument("out", metavar="OUT", help="the folder to write")
     gen.set_defaults(handler=_generate)
+    runtime = steps.add_parser(
+        "runtime", help="build the practice pages' runtime (once; needs Node.js, npm and the network)",
+        description="Build what the practice pages run on (Pyodide and the page's editor from npm, this "
+        "package and its test tools as wheels) into the checkout's docs/practice/runtime, where the site "
+        "served by 'solitaire-ds docs' and built by 'solitaire-ds docs --build' find it. Takes a few minutes "
+        "the first time; needs Node.js, npm and the network.")
+    runtime.set_defaults(handler=_runtime)

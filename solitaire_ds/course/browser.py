@@ -6,6 +6,9 @@ own judge (the same tests, the same Hypothesis profile, the same events), scores
 the grader does, and returns the text ``solitaire-ds check`` prints, every failing test
 listed. :func:`play` runs a game on the student's structure (the others from the package)
 and returns it step by step, each step with its board drawn by :mod:`solitaire_ds.boards`.
+:func:`check_page` and :func:`play_page` are what the page calls: the same, as plain data
+(whether every test passes, for the link onward; the terminal's one line when the student's
+code stops a game, never a traceback).
 
 What differs from ``check``: the student's code is served in this process (the judge's
 "local" transport) instead of a sandboxed worker -- a browser tab is its own sandbox and the
@@ -19,19 +22,22 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 from unittest import mock
 
+from solitaire_ds.blame import stop_of
 from solitaire_ds.course import catalog, report
 from solitaire_ds.course.config import Course
 from solitaire_ds.course.grader import runner
 from solitaire_ds.course.grader.plan import JudgeConfig
 from solitaire_ds.course.results import Limits, SubmissionResult
+from solitaire_ds.text import safe_text
 
-__all__ = ["GAME_EXERCISES", "GAME_OF", "PLAYABLE", "play", "run_checks"]
+__all__ = ["GAME_EXERCISES", "GAME_OF", "PLAYABLE", "check_page", "play", "play_page", "run_checks"]
 
 #: The game each structure exercise plays, and whether it takes the linked classes.
 GAME_OF: dict[int, tuple[str, bool]] = {
@@ -65,6 +71,22 @@ def run_checks(exercise: int, source: str, *, every: bool = True) -> str:
 
     Runtime complexity: the contract tests' own (a few seconds for a structure exercise).
     """
+    return _checked(exercise, source, every)[0]
+
+
+def check_page(exercise: int, source: str) -> dict[str, Any]:
+    """:func:`run_checks` as the page's **Run checks** shows it: ``{"text": report, "passed": bool}``.
+
+    ``passed`` is true when the exercise passes every test (the page then links the next one).
+
+    Runtime complexity: that of :func:`run_checks`.
+    """
+    text, passed = _checked(exercise, source, True)
+    return {"text": text, "passed": passed}
+
+
+def _checked(exercise: int, source: str, every: bool) -> tuple[str, bool]:
+    """``check``'s report on ``source`` (see :func:`run_checks`), and whether it passes every test."""
     import pytest
 
     ex = catalog.exercise(exercise)
@@ -90,7 +112,10 @@ def run_checks(exercise: int, source: str, *, every: bool = True) -> str:
     ids = runner.collected_ids(run, [ex]).get(ex.number, ())
     result = runner.exercise_score(course, ex, ids, run, limits)
     seconds = round(time.monotonic() - started, 2)
-    return report.check_text(SubmissionResult("browser", "browser", (result,), (), seconds), every=every)
+    # the page is on the site: its tutorials are here, whatever the terminal would say
+    return report.check_text(SubmissionResult("browser", "browser", (result,), (), seconds), every=every,
+                             tutorials="on this site"), \
+        result.status == "pass"
 
 
 def play(exercise: int, source: str, game: str = "", seed: int = 1) -> list[dict[str, Any]]:
@@ -106,32 +131,67 @@ def play(exercise: int, source: str, game: str = "", seed: int = 1) -> list[dict
 
     Runtime complexity: O(steps × cards on the table).
     """
-    from solitaire_ds.boards import board_svg, moved_cards
-    from solitaire_ds.cards import Deck
-    from solitaire_ds.games import game_class
-    from solitaire_ds.players import make_player
+    if exercise not in PLAYABLE:
+        raise ValueError(f"exercise {exercise} has no game to play on its page")
+    with tempfile.TemporaryDirectory(prefix="solitaire-ds-browser-") as tmp:
+        start = _loaded(exercise, _folder_with(exercise, source, Path(tmp)), game)
+        return _frames(*start, seed)
 
+
+def play_page(exercise: int, source: str, game: str = "", seed: int = 1) -> dict[str, Any]:
+    """:func:`play` as the page's **Play** shows it: ``{"frames": steps}``, or ``{"error": line}``.
+
+    When the student's code raises, the line is the one ``play --impl`` prints in a terminal
+    (:meth:`~solitaire_ds.blame.Stop.headline`: the method that raised, the exception, no
+    path), or, for a file that does not import, the line ``check`` prints for it: never a
+    traceback, never the temporary folder the file was written to.
+
+    Runtime complexity: that of :func:`play`.
+    """
     if exercise not in PLAYABLE:
         raise ValueError(f"exercise {exercise} has no game to play on its page")
     with tempfile.TemporaryDirectory(prefix="solitaire-ds-browser-") as tmp:
         folder = _folder_with(exercise, source, Path(tmp))
-        if exercise in GAME_EXERCISES:
-            package_cls = game_class(GAME_EXERCISES[exercise])
-            module = catalog.load_module(str(folder), catalog.exercise(exercise).module)
-            cls = getattr(module, package_cls.__name__)
-            state = cls(Deck.shuffled(seed))
-            whose = f"your {package_cls.__name__} ({catalog.exercise(exercise).relpath})"
+        try:
+            start = _loaded(exercise, folder, game)
+        except Exception as exc:  # a student's file can fail to import in any way
+            said = f"{catalog.exercise(exercise).relpath} does not import: {type(exc).__name__}: {exc}"
         else:
-            default, linked = GAME_OF[exercise]
-            toolkit = catalog.load_toolkit(str(folder), linked=linked)
-            cls = game_class(game or default)
-            state = cls(Deck.shuffled(seed), toolkit=toolkit)
-            whose = toolkit.source.removeprefix(f"{folder}: ")  # the temporary folder means nothing on a page
-        choose = make_player("greedy", cls) if cls.has_decisions else None
-        title = f"{cls.title}, seed {seed}"
-        frames = [{"text": f"The deal, on {whose}.", "svg": board_svg(state, title=f"{title}, the deal")}]
-        for number, events in enumerate(state.steps(choose), start=1):
-            said = "; ".join(state.describe(e) for e in events)
-            frames.append({"text": said, "svg": board_svg(state, title=f"{title}, after step {number}",
-                                                          highlight=moved_cards(events))})
+            try:
+                return {"frames": _frames(*start, seed)}
+            except Exception as exc:  # the student's code broke the game: say where, in one line
+                said = stop_of(exc, folder).headline()
+        said = re.sub(r"_impl_[0-9a-f]+\.", "", said.replace(f"{tmp}{os.sep}exercises{os.sep}", ""))
+        return {"error": safe_text(said.replace(tmp, "..."), 300, newlines=False)}
+
+
+def _loaded(exercise: int, folder: Path, game: str) -> tuple[type[Any], Any, str]:
+    """The game class to play, the student's structures (or None) and whose code it is."""
+    from solitaire_ds.games import game_class
+
+    if exercise in GAME_EXERCISES:
+        package_cls = game_class(GAME_EXERCISES[exercise])
+        module = catalog.load_module(str(folder), catalog.exercise(exercise).module)
+        return (getattr(module, package_cls.__name__), None,
+                f"your {package_cls.__name__} ({catalog.exercise(exercise).relpath})")
+    default, linked = GAME_OF[exercise]
+    toolkit = catalog.load_toolkit(str(folder), linked=linked)
+    whose = toolkit.source.removeprefix(f"{folder}: ")  # the temporary folder means nothing on a page
+    return game_class(game or default), toolkit, whose
+
+
+def _frames(cls: type[Any], toolkit: Any, whose: str, seed: int) -> list[dict[str, Any]]:
+    """Play ``cls`` on deal ``seed`` (with ``toolkit``'s structures, when given); return its steps."""
+    from solitaire_ds.boards import board_svg, moved_cards
+    from solitaire_ds.cards import Deck
+    from solitaire_ds.players import make_player
+
+    state = cls(Deck.shuffled(seed)) if toolkit is None else cls(Deck.shuffled(seed), toolkit=toolkit)
+    choose = make_player("greedy", cls) if cls.has_decisions else None
+    title = f"{cls.title}, seed {seed}"
+    frames = [{"text": f"The deal, on {whose}.", "svg": board_svg(state, title=f"{title}, the deal")}]
+    for number, events in enumerate(state.steps(choose), start=1):
+        said = "; ".join(state.describe(e) for e in events)
+        frames.append({"text": said, "svg": board_svg(state, title=f"{title}, after step {number}",
+                                                      highlight=moved_cards(events))})
     return frames

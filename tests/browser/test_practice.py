@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 import tomllib
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -146,6 +147,86 @@ def test_play_steps_a_game_on_the_typed_structure(practice: tuple[Any, Problems]
     assert "pile 1 (Stack), bottom to top:" in label
     page.screenshot(path=str(SHOTS / "practice-play.png"), full_page=True)
     assert not problems.items, "\n".join(problems.items)
+
+
+def test_the_first_run_says_each_step_of_loading_python(browser: Any, base_url: str) -> None:
+    page, problems = _open(browser, base_url, PAGE)  # a page of its own: a worker that loads from the start
+    page.evaluate("""() => {
+        const status = document.querySelector('.ds-practice__status');
+        window.said = [];
+        new MutationObserver(() => window.said.push(status.textContent))
+            .observe(status, {childList: true, characterData: true, subtree: true});
+    }""")
+    _type(page, SOLUTION)
+    report, _ = _run_checks(page)
+    said: list[str] = page.evaluate("window.said")
+    page.close()
+    assert "passes every test" in report
+    steps = [line for line in said if re.match(r"\d/4 ", line)]
+    assert [line[:3] for line in steps] == ["1/4", "2/4", "3/4", "4/4"], said
+    assert steps[0].startswith("1/4 loading Python") and steps[1].startswith("2/4 installing packages")
+    assert steps[2] == "3/4 loading the tests…" and steps[3] == "4/4 running the checks…"
+    assert not problems.items, "\n".join(problems.items)
+
+
+def test_a_passing_check_links_the_next_exercise(practice: tuple[Any, Problems], base_url: str) -> None:
+    page, problems = practice
+    onward = page.locator(".ds-practice__next")
+    _type(page, SOLUTION)
+    _run_checks(page)
+    assert onward.is_visible()
+    assert "Every check passes" in onward.inner_text()
+    links = {a.inner_text(): a.get_attribute("href") for a in onward.locator("a").all()}
+    assert links == {"its tutorial": "../../tutorials/exercise-02-linked-stack/",
+                     "its practice page": "../exercise-02-linked-stack/"}
+    for href in links.values():  # both pages are there
+        assert page.request.get(urllib.parse.urljoin(page.url, href)).status == 200
+    _type(page, _zoo("02_stack_peek_pops"))
+    assert not onward.is_visible()  # the link was for the file that passed, not this edit of it
+    report, _ = _run_checks(page)
+    assert "FAIL" in report and not onward.is_visible()  # no link onward from a failing file
+    assert not problems.items, "\n".join(problems.items)
+
+
+def test_play_on_a_buggy_stack_says_the_terminals_one_line_and_clears_the_board(
+        practice: tuple[Any, Problems], tmp_path: Path) -> None:
+    page, problems = practice
+    _type(page, SOLUTION)
+    page.locator("button[data-action=play]").click()
+    page.locator(".ds-practice__game:not([hidden]) svg").wait_for(timeout=120_000)  # a board is up
+    buggy = SOLUTION.replace("self._resize(2 * len(self._slots))", "self._resize(len(self._slots))")
+    assert buggy != SOLUTION  # a push that never grows: it writes past the last slot
+    (tmp_path / "structures").mkdir()
+    (tmp_path / "structures" / "array_stack.py").write_text(buggy, encoding="utf-8")
+    terminal = subprocess.run([sys.executable, "-m", "solitaire_ds", "play", "perpetual-motion", "--seed", "1",
+                               "--impl", str(tmp_path)], capture_output=True, text=True, check=False)
+    said = terminal.stderr.splitlines()[0].removeprefix("solitaire-ds: ")
+    assert said.startswith("the game stopped: ArrayStack.push raised IndexError"), terminal.stderr
+    _type(page, buggy)
+    page.locator("button[data-action=play]").click()
+    page.wait_for_function("!document.querySelector('[data-action=play]').disabled", timeout=120_000)
+    page.screenshot(path=str(SHOTS / "practice-play-stopped.png"), full_page=True)
+    shown = page.locator(".ds-practice__output").inner_text()
+    assert shown.strip() == said  # the terminal's line, word for word: the method, no path, no traceback
+    assert page.locator(".ds-practice__game").is_hidden()
+    assert page.locator(".ds-practice__board").inner_html() == ""
+    assert "Run checks" in page.locator(".ds-practice__status").inner_text()
+    assert not problems.items, "\n".join(problems.items)
+
+
+def test_a_site_without_the_runtime_says_the_one_command_that_adds_it(browser: Any, base_url: str) -> None:
+    from solitaire_ds.cli.docs import RUNTIME_COMMAND
+
+    page = browser.new_page()
+    page.route("**/practice/runtime/**", lambda route: route.fulfill(status=404, body="not found"))
+    page.goto(base_url + PAGE, wait_until="networkidle")
+    page.locator(".ds-practice__missing:not([hidden])").wait_for(timeout=10_000)
+    status = page.locator(".ds-practice__status").inner_text()
+    command = page.locator(".ds-practice__missing pre").inner_text()
+    page.screenshot(path=str(SHOTS / "practice-no-runtime.png"), full_page=True)
+    page.close()
+    assert "no practice runtime" in status
+    assert command.strip() == RUNTIME_COMMAND == "solitaire-ds docs runtime"
 
 
 def test_download_saves_the_file_unchanged_and_check_grades_it(practice: tuple[Any, Problems],

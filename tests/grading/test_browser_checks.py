@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from solitaire_ds.course import REPO_ROOT
-from solitaire_ds.course.browser import GAME_EXERCISES, GAME_OF, PLAYABLE, play, run_checks
+from solitaire_ds.course.browser import GAME_EXERCISES, GAME_OF, PLAYABLE, check_page, play, play_page, run_checks
 from solitaire_ds.course.catalog import exercise
 
 ZOO = REPO_ROOT / "tests" / "grading" / "bugzoo"
@@ -39,6 +39,8 @@ def _check(n: int, source: str, tmp_path: Path) -> str:
                          capture_output=True, text=True, check=False).stdout
     body = out.split("\n\n", 1)[0].split("   #  exercise", 1)[0]  # "Checking FOLDER on 1 exercise(s)...", wrapped
     body = out[len(body):]
+    body = re.sub(r"on the site `solitaire-ds docs` serves|on your course's site \(ask your instructor where\)",
+                  "on this site", body)  # where the tutorials are: a page is on the site
     return "\n".join(line for line in body.rstrip("\n").splitlines() if not line.startswith("note: "))
 
 
@@ -87,6 +89,33 @@ def test_play_on_a_broken_structure_raises_what_it_raises() -> None:
                                   "def push(self, item: T) -> None:\n        raise RuntimeError('boom')\n", 1)
     with pytest.raises(RuntimeError, match="boom"):
         play(1, source)
+
+
+def test_play_page_says_the_terminals_one_line_naming_the_method(tmp_path: Path) -> None:
+    source = _solution(1).replace("self._resize(2 * len(self._slots))", "self._resize(len(self._slots))")
+    assert source != _solution(1)  # a push that never grows writes past the last slot
+    (tmp_path / "structures").mkdir()
+    (tmp_path / "structures" / "array_stack.py").write_text(source, encoding="utf-8")
+    terminal = subprocess.run([sys.executable, "-m", "solitaire_ds", "play", "perpetual-motion", "--seed", "1",
+                               "--impl", str(tmp_path)], capture_output=True, text=True, check=False).stderr
+    said = play_page(1, source)
+    assert set(said) == {"error"}
+    assert said["error"] == "the game stopped: ArrayStack.push raised IndexError: list assignment index out of range"
+    assert terminal.startswith(f"solitaire-ds: {said['error']}\n")  # one source for both
+
+
+def test_play_page_says_a_file_that_does_not_import_without_its_folder() -> None:
+    for source, why in [("def broken(:\n", "SyntaxError: invalid syntax (array_stack.py, line 1)"),
+                        ("x = 1\n", "AttributeError: module 'structures.array_stack' has no attribute 'ArrayStack'")]:
+        said = play_page(1, source)["error"]
+        assert said == f"structures/array_stack.py does not import: {why}"
+    assert len(play_page(1, _solution(1))["frames"]) > 10
+
+
+def test_check_page_says_whether_every_test_passes() -> None:
+    n, buggy = _buggy("02_stack_peek_pops")
+    assert check_page(n, _solution(n)) == {"text": run_checks(n, _solution(n)), "passed": True}
+    assert check_page(n, buggy)["passed"] is False
 
 
 def test_an_honest_import_is_graded_on_what_the_code_does_as_check_says(tmp_path: Path) -> None:

@@ -38,6 +38,8 @@ function setUp(root) {
     Array.from(root.querySelectorAll("button[data-action]")).map((b) => [b.dataset.action, b]));
   const board = root.querySelector(".ds-practice__board");
   const caption = root.querySelector(".ds-practice__step");
+  // shown when every check passes: after the widget, in Markdown (the builder checks its links)
+  const onward = document.querySelector(".ds-practice__next[data-exercise='" + exercise + "']");
 
   const editor = new EditorView({
     doc: localStorage.getItem(key) ?? skeleton,
@@ -48,7 +50,9 @@ function setUp(root) {
       EditorView.lineWrapping, // long lines wrap: the editor scrolls one way only
       EditorView.contentAttributes.of({ "aria-label": "Your file, " + file }),
       EditorView.updateListener.of((update) => {
-        if (update.docChanged) localStorage.setItem(key, update.state.doc.toString());
+        if (!update.docChanged) return;
+        localStorage.setItem(key, update.state.doc.toString());
+        if (onward) onward.hidden = true; // the link onward is for the file that passed, not an edit of it
       }),
     ],
     parent: root.querySelector(".ds-practice__editor"),
@@ -71,7 +75,8 @@ function setUp(root) {
       + megabytes(size) + ", once; your browser keeps it).";
     for (const b of Object.values(buttons)) b.disabled = b.dataset.action === "stop";
   }).catch(() => {
-    status.textContent = "This build of the site has no practice runtime; work locally instead.";
+    status.textContent = "This copy of the site has no practice runtime.";
+    root.querySelector(".ds-practice__missing").hidden = false;
   });
 
   function busy(on) {
@@ -84,7 +89,9 @@ function setUp(root) {
     if (!worker) {
       worker = new Worker(runtime + "worker.js", { type: "module" });
       worker.onmessage = (event) => {
-        if (pending && event.data.id === pending.id) {
+        if (pending && event.data.id === pending.id && event.data.kind === "progress") {
+          status.textContent = event.data.step + "/" + event.data.of + " " + event.data.text + "…";
+        } else if (pending && event.data.id === pending.id) {
           const done = pending;
           pending = null;
           done.resolve(event.data);
@@ -100,9 +107,8 @@ function setUp(root) {
     busy(true);
     const started = performance.now();
     const loading = !loadedOnce;
-    status.textContent = loading
-      ? "Loading Python (" + megabytes(size) + " the first time), then " + label + "…"
-      : label[0].toUpperCase() + label.slice(1) + "…";
+    // the first run loads Python: the worker says each of its steps ("2/4 installing packages…")
+    status.textContent = loading ? "Starting Python…" : label[0].toUpperCase() + label.slice(1) + "…";
     const elapsed = () => (performance.now() - started) / 1000;
     clock.textContent = "";
     const ticking = setInterval(() => { clock.textContent = Math.floor(elapsed()) + " s so far"; }, 1000);
@@ -112,8 +118,9 @@ function setUp(root) {
     const seconds = elapsed().toFixed(1);
     loadedOnce = true;
     busy(false);
-    if (reply.kind === "error" || reply.kind === "stopped") {
+    if (reply.kind === "error" || reply.kind === "stopped" || reply.kind === "stopped-game") {
       status.textContent = reply.kind === "stopped" ? "Stopped after " + seconds + " s."
+        : reply.kind === "stopped-game" ? "Your code stopped the game (" + seconds + " s); Run checks finds the bug."
         : "The run stopped with an error (" + seconds + " s).";
       output.textContent = reply.text;
       return null;
@@ -124,8 +131,11 @@ function setUp(root) {
 
   buttons.check.addEventListener("click", async () => {
     output.textContent = "";
+    if (onward) onward.hidden = true;
     const reply = await run("check", "running the checks");
-    if (reply) output.textContent = reply.text;
+    if (!reply) return;
+    output.textContent = reply.text;
+    if (onward) onward.hidden = !reply.passed;
   });
 
   buttons.stop.addEventListener("click", () => {
@@ -150,6 +160,12 @@ function setUp(root) {
       board.innerHTML = frames[shown].svg; // drawn by the package: card labels are escaped
       caption.textContent = "Step " + shown + " of " + (frames.length - 1) + ": " + frames[shown].text;
     }
+    function clear() { // a game that stopped leaves no board of an earlier one up
+      frames = [];
+      board.innerHTML = "";
+      caption.textContent = "";
+      root.querySelector(".ds-practice__game").hidden = true;
+    }
     function pause() {
       clearInterval(timer);
       timer = null;
@@ -158,7 +174,7 @@ function setUp(root) {
     buttons.play.addEventListener("click", async () => {
       pause();
       const reply = await run("play", "playing a game on your code");
-      if (!reply) return;
+      if (!reply) return clear();
       frames = reply.frames;
       root.querySelector(".ds-practice__game").hidden = false;
       show(0);

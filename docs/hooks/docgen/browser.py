@@ -1,8 +1,11 @@
 """The practice pages: an exercise's editor, buttons and output, run by the page's runtime.
 
 The runtime (Pyodide, the wheels, the page script) is built into ``practice/runtime/`` by the
-site's build step; ``javascripts/practice.js``, on every page, starts it where a widget is.
-The page works on any static host, loading nothing from another origin.
+site's build step (or, for the site ``solitaire-ds docs`` serves, by ``solitaire-ds docs
+runtime``); ``javascripts/practice.js``, on every page, starts it where a widget is. A site
+without it says, on each practice page, the one command that adds it. The page works on any
+static host, loading nothing from another origin. When every check passes, the page shows a
+link to the next exercise's page and tutorial (Markdown, so the builder checks the links).
 """
 
 from __future__ import annotations
@@ -13,8 +16,21 @@ _BUTTONS = [("check", "Run checks"), ("stop", "Stop"), ("play", "Play a game"), 
             ("download", "Download the file")]
 
 
+def _next_page(n: int) -> str:
+    """What a page shows once exercise ``n`` passes every check: the next exercise's page and tutorial."""
+    from solitaire_ds.course.catalog import EXERCISES
+
+    if n == len(EXERCISES):
+        return "**Every check passes**, and that was the course's last exercise: [all the practice pages](index.md)."
+    ex = EXERCISES[n]  # the next one: numbers start at 1
+    name = f"exercise-{ex.number:02d}-{ex.slug.replace('_', '-')}.md"
+    return (f"**Every check passes.** Next, exercise {ex.number}, {ex.title.split(':')[0]}: "
+            f"[its tutorial](../tutorials/{name}), then [its practice page]({name}).")
+
+
 def browser_exercise(n: str) -> str:
     """The practice widget for exercise ``n``: its skeleton in an editor, with run/stop/play/reset/download."""
+    from solitaire_ds.cli.docs import RUNTIME_COMMAND
     from solitaire_ds.course.browser import PLAYABLE
     from solitaire_ds.course.catalog import exercise
 
@@ -35,8 +51,16 @@ def browser_exercise(n: str) -> str:
 <div class="ds-practice__editor"></div>
 <div class="ds-practice__buttons">{buttons}</div>
 <p class="ds-practice__line"><span class="ds-practice__status" role="status">Loading the editor… (this page needs
-JavaScript; if this stays, this build of the site has no practice runtime.)</span>
+JavaScript.)</span>
 <span class="ds-practice__clock" aria-hidden="true"></span></p>
+<div class="ds-practice__missing" hidden>
+<p>To add it, run this in your clone of solitaire-ds (once: a few minutes; it needs Node.js, npm and the
+network), then reload this page (a site made with <code>solitaire-ds docs --build</code>: build it again):</p>
+<pre><code>{_esc(RUNTIME_COMMAND)}</code></pre>
+</div>
 <pre class="ds-practice__output" aria-live="polite" aria-label="What the checks say" tabindex="0"></pre>
 {game if ex.number in PLAYABLE else ""}</div>
+<div class="ds-practice__next" data-exercise="{ex.number}" hidden markdown="1">
+{_next_page(ex.number)}
+</div>
 """
