@@ -9,13 +9,7 @@ segment a ``\\r`` starts is a line of its own (a redraw that overflows wraps jus
 from __future__ import annotations
 
 import json
-import os
-import pty
 import re
-import select
-import subprocess
-import sys
-import unicodedata
 from pathlib import Path
 
 import pytest
@@ -26,67 +20,25 @@ from solitaire_ds.players import make_player
 from solitaire_ds.records import play_record, render_text
 from solitaire_ds.simulate import ProgressBar
 from solitaire_ds.story import tell
-
-WIDTH, HEIGHT = 80, 24
-
-
-def _on_a_terminal(*argv: str, cwd: Path | None = None) -> tuple[int, list[str]]:
-    """Run ``solitaire-ds argv`` with stdout and stderr on a pseudo-terminal; return its
-    status and the lines the terminal shows (every \\r-redraw a line)."""
-    main_end, command_end = pty.openpty()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "solitaire_ds", *argv], cwd=cwd,
-        stdin=subprocess.DEVNULL, stdout=command_end, stderr=command_end,
-        env={**os.environ, "COLUMNS": str(WIDTH), "LINES": str(HEIGHT), "TERM": "xterm"})
-    os.close(command_end)
-    seen = b""
-    try:
-        while True:  # read as it comes (a pty's buffer is small), until the command closes it
-            ready, _, _ = select.select([main_end], [], [], 120)
-            if not ready:
-                break
-            try:
-                chunk = os.read(main_end, 65536)
-            except OSError:  # the other end has closed
-                break
-            if not chunk:
-                break
-            seen += chunk
-        status = process.wait(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
-        os.close(main_end)
-    text = re.sub(r"\x1b\[[0-9;]*[A-Za-z]", "", seen.decode("utf-8", "replace")).replace("\r\n", "\n")
-    return status, [segment for line in text.split("\n") for segment in line.split("\r")]
+from tests.terminal import HEIGHT, WIDTH, columns, on_a_terminal, too_wide
 
 
-def _columns(line: str) -> int:
-    """The columns ``line`` takes on a terminal: wide characters two, combining ones none."""
-    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
-               for c in line)
-
-
-def _too_wide(lines: list[str]) -> list[str]:
-    return [line for line in lines if _columns(line) > WIDTH]
-
-
-def test_simulate_play_and_replay_fit_80_columns(tmp_path: Path) -> None:
+def test_simulate_play_and_replay_fit_80columns(tmp_path: Path) -> None:
     shown: dict[str, list[str]] = {}
     for argv in (["simulate", "idiots-delight", "--games", "400", "--workers", "2"],
                  ["klondike", "--games", "100", "--show", "1"],
                  ["play", "perpetual-motion", "--seed", "1", "--json", "game.json"],
                  ["play", "klondike", "--seed", "1", "--record"],
                  ["replay", "game.json", "--record"]):  # replay's default: the screenful test below
-        status, lines = _on_a_terminal(*argv, cwd=tmp_path)
+        status, lines = on_a_terminal(*argv, cwd=tmp_path)
         assert status == 0, lines[-5:]
         shown[" ".join(argv)] = lines
-    assert {command: _too_wide(lines) for command, lines in shown.items() if _too_wide(lines)} == {}
+    assert {command: too_wide(lines) for command, lines in shown.items() if too_wide(lines)} == {}
     assert any(line.startswith("Idiot's Delight [") for line in shown["simulate idiots-delight --games 400 "
                                                                         "--workers 2"])  # the live line
 
 
-def test_errors_of_simulate_play_and_replay_fit_80_columns(tmp_path: Path) -> None:
+def test_errors_of_simulate_play_and_replay_fit_80columns(tmp_path: Path) -> None:
     good = tmp_path / "game.json"
     good.write_text(play_record(game_class("perpetual-motion")(Deck.shuffled(1))).dumps(), encoding="utf-8")
     data = json.loads(good.read_text(encoding="utf-8"))
@@ -98,10 +50,10 @@ def test_errors_of_simulate_play_and_replay_fit_80_columns(tmp_path: Path) -> No
                          (["simulate", "perpetual-motion", "--decks", far + "decks.txt"], 2),
                          (["play", "perpetual-motion", "--impl", far], 2),
                          (["simulate", "aces-up", "--games", "9" * 70], 2)):
-        got, lines = _on_a_terminal(*argv, cwd=tmp_path)
+        got, lines = on_a_terminal(*argv, cwd=tmp_path)
         assert got == status, lines
         shown[" ".join(argv)] = lines
-    assert {command: _too_wide(lines) for command, lines in shown.items() if _too_wide(lines)} == {}
+    assert {command: too_wide(lines) for command, lines in shown.items() if too_wide(lines)} == {}
     rejection = "\n".join(shown["replay tampered.json"])
     assert "tampered.json: rejected: event 1: the record says 'cards':" in rejection
     assert "* cards" in rejection  # and the two events side by side, the difference marked
@@ -110,12 +62,12 @@ def test_errors_of_simulate_play_and_replay_fit_80_columns(tmp_path: Path) -> No
 def test_replay_prints_a_screenful_by_default_and_every_event_with_record(tmp_path: Path) -> None:
     record = play_record(game_class("perpetual-motion")(Deck.shuffled(1)))
     (tmp_path / "game.json").write_text(record.dumps(), encoding="utf-8")
-    status, lines = _on_a_terminal("replay", "game.json", cwd=tmp_path)
+    status, lines = on_a_terminal("replay", "game.json", cwd=tmp_path)
     assert status == 0 and lines[-1] == ""
     assert len(lines) - 1 <= HEIGHT - 1  # with the next prompt, a screenful
     assert lines[-2] == f"game.json: verified: {len(record.events)} events replay exactly"
     assert "The table at the end:" in lines and any(line.startswith("Result: lost") for line in lines)
-    status, full = _on_a_terminal("replay", "game.json", "--record", cwd=tmp_path)
+    status, full = on_a_terminal("replay", "game.json", "--record", cwd=tmp_path)
     assert status == 0 and len(full) > 10 * HEIGHT and full[-2] == lines[-2]
 
 
@@ -135,15 +87,15 @@ def test_the_progress_line_is_never_wider_than_the_terminal(
         def isatty(self) -> bool:
             return True
 
-    for columns in (80, 60, 40):
-        monkeypatch.setenv("COLUMNS", str(columns))
+    for width in (80, 60, 40):
+        monkeypatch.setenv("COLUMNS", str(width))
         stream = Terminal()
         bar = ProgressBar(game_class(name).title, stream)  # type: ignore[arg-type]
         for done in (2_000, 4_000_000, 10_000_000):
             bar._last = float("-inf")  # draw each call, as a slow run does
             bar(done, 10_000_000)
         drawn = [segment for line in stream.text.split("\n") for segment in line.split("\r")]
-        assert max(map(_columns, drawn)) < columns, drawn  # the last column left free
+        assert max(map(columns, drawn)) < width, drawn  # the last column left free
         assert stream.text.endswith("\n")
 
 

@@ -43,7 +43,7 @@ from solitaire_ds.course.config import Course, CourseError, load_course
 from solitaire_ds.course.gradebook import LMS, GradebookError, Student, check_gradebook, gradebook_text, read_roster
 from solitaire_ds.course.report import feedback_markdown, gradescope_json, score_table
 from solitaire_ds.course.results import SubmissionResult
-from solitaire_ds.text import fit, safe_name, safe_text, terminal_width, tilde
+from solitaire_ds.text import fit_for, safe_name, safe_text, terminal_width, tilde
 
 __all__ = ["register"]
 
@@ -147,8 +147,8 @@ def _secret(args: argparse.Namespace) -> bytes:
     except SecretError as exc:
         raise UsageError(str(exc)) from None
     if made:
-        print(fit(f"solitaire-ds: made a grading secret in {tilde(str(path))} (it draws the decks the games are "
-                  "tested on: keep it, and give it to your course's staff, never to students)", terminal_width()),
+        print(fit_for(sys.stderr, f"solitaire-ds: made a grading secret in {tilde(str(path))} (it draws the decks "
+                      "the games are tested on: keep it, and give it to your course's staff, never to students)"),
               file=sys.stderr)
     return secret
 
@@ -210,8 +210,8 @@ def _grade(args: argparse.Namespace) -> int:
     def progress(result: SubmissionResult) -> None:
         if several:
             print(
-                fit(f"graded {result.name}: {result.score:g}/{result.max_score} ({result.seconds:g} s)",
-                    terminal_width(), cut_words=True),
+                fit_for(sys.stderr, f"graded {result.name}: {result.score:g}/{result.max_score} "
+                                    f"({result.seconds:g} s)"),
                 file=sys.stderr,
                 flush=True,
             )
@@ -239,7 +239,7 @@ def _grade(args: argparse.Namespace) -> int:
         if folder is not None:
             check_output_folder(folder, flag, args.paths, private=True)
     width = terminal_width()
-    print(fit(f"solitaire-ds grade: {wall.describe()}", width, cut_words=True), file=sys.stderr, flush=True)
+    print(fit_for(sys.stderr, f"solitaire-ds grade: {wall.describe()}"), file=sys.stderr, flush=True)
     secret = given_secret if given_secret is not None else _secret(args)
     previous = signal.signal(signal.SIGTERM, terminate)  # SIGTERM ends the run as Ctrl-C does
     try:
@@ -267,7 +267,7 @@ def _grade(args: argparse.Namespace) -> int:
         print(score_table(result, width))
         print()
     for why in failed:
-        print(fit(f"solitaire-ds: {why}", width), file=sys.stderr)  # a path kept whole, to copy
+        print(fit_for(sys.stderr, f"solitaire-ds: {why}"), file=sys.stderr)
     return 1 if failed else 0
 
 

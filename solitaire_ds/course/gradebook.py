@@ -257,7 +257,7 @@ def gradebook_text(
 
     Runtime complexity: O(rows x exercises).
     """
-    from solitaire_ds.course.report import merged_notes
+    from solitaire_ds.course.results import merged_notes
 
     layout = _layout(lms, roster is not None)
     book = _parse(old, layout, "the gradebook") if old else _Book([], {}, [])

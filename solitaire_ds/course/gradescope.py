@@ -50,7 +50,8 @@ from typing import Any
 import solitaire_ds
 from solitaire_ds.course.catalog import exercise
 from solitaire_ds.course.config import DEFAULT_COURSE, Course, load_course
-from solitaire_ds.course.report import gradescope_json, merged_notes
+from solitaire_ds.course.report import gradescope_json
+from solitaire_ds.course.results import merged_notes
 from solitaire_ds.course.secret import read_secret
 from solitaire_ds.course.uploads import MAX_DEPTH, MAX_ENTRIES, MAX_FILE_BYTES, Upload, found_upload
 

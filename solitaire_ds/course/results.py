@@ -14,12 +14,14 @@ failure, timeout, crash) ``passed`` is 0.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 from solitaire_ds.course.catalog import Exercise
 
-__all__ = ["NOT_STARTED", "ExerciseResult", "Failure", "Limits", "SubmissionResult", "TestOutcome"]
+__all__ = ["NOT_STARTED", "ExerciseResult", "Failure", "Limits", "SubmissionResult", "TestOutcome", "merged_notes"]
 
 #: What every report says, in one line, of an exercise whose file is still the skeleton.
 NOT_STARTED = "not started: the file is the skeleton"
@@ -230,3 +232,66 @@ class Limits:
     #: Wall seconds a submission's calls may take in all (every exercise): the most any
     #: submission keeps the judge waiting on its code.
     submission_wall_seconds: float = 240.0
+
+
+#: A note about one exercise: "exercise 3: 100% the same as the reference solution's (...)".
+_EXERCISE_NOTE = re.compile(r"exercise (\d+): (?:(\d+%) )?(.*)", re.DOTALL)
+
+
+def merged_notes(notes: Sequence[str]) -> list[str]:
+    """Return ``notes`` with a note said of several exercises said once, naming them all.
+
+    Notes that differ only in the exercise (and in the figure before the rest, kept beside
+    each number when they differ) become one, where the first of them stood; any other note
+    is kept as it is.
+
+    Runtime complexity: O(number of notes).
+
+    >>> merged_notes(["exercise 1: 100% the same as the reference's", "a link was left out",
+    ...               "exercise 2: 100% the same as the reference's", "exercise 3: 97% the same as the reference's",
+    ...               "exercise 5: 100% the same as the reference's"])
+    ["exercises 1 (100%), 2 (100%), 3 (97%), 5 (100%): the same as the reference's", 'a link was left out']
+    >>> merged_notes([f"exercise {n}: 100% the same as bo's" for n in (1, 2, 3, 5)])
+    ["exercises 1 to 3 and 5: 100% the same as bo's"]
+    """
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for note in notes:
+        if match := _EXERCISE_NOTE.fullmatch(note):
+            groups.setdefault(match.group(3), []).append((int(match.group(1)), match.group(2) or ""))
+    out: list[str] = []
+    said: set[str] = set()
+    for note in notes:
+        match = _EXERCISE_NOTE.fullmatch(note)
+        if match is None or len(groups[match.group(3)]) == 1:
+            out.append(note)
+            continue
+        if match.group(3) in said:  # said already, with the first of its group
+            continue
+        said.add(match.group(3))
+        group = groups[match.group(3)]
+        figures = {figure for _, figure in group}
+        if len(figures) == 1:
+            (figure,) = figures
+            out.append(f"exercises {_numbers([n for n, _ in group])}: {figure + ' ' if figure else ''}{match.group(3)}")
+        else:
+            each = ", ".join(f"{n} ({figure})" if figure else str(n) for n, figure in group)
+            out.append(f"exercises {each}: {match.group(3)}")
+    return out
+
+
+def _numbers(numbers: Sequence[int]) -> str:
+    """``[1, 2, 3, 5]`` as "1 to 3 and 5": runs of three or more as a range.
+
+    >>> _numbers([1, 2, 3, 4, 7, 8, 10]), _numbers([2, 4])
+    ('1 to 4, 7, 8 and 10', '2 and 4')
+    """
+    runs: list[list[int]] = []
+    for n in sorted(set(numbers)):
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    parts: list[str] = []
+    for run in runs:
+        parts += [f"{run[0]} to {run[-1]}"] if len(run) >= 3 else [str(n) for n in run]
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]

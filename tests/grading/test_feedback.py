@@ -110,8 +110,9 @@ def test_at_80_columns_grade_cuts_no_line_and_says_each_thing_once(
             "--json-dir", str(out / "json")]
     assert main(args) == 0
     printed, err = capsys.readouterr()
-    for line in (printed + err).splitlines():
+    for line in printed.splitlines():  # the table, in a pipe as on a terminal (stderr: the pty test below)
         assert len(line) <= 80, line
+    assert err.count("\n") == 1 and err.startswith("solitaire-ds grade: sandbox: ")  # in a log: one line
     flat = " ".join(printed.split())
     assert " ".join(["a long message that goes on"] * 12) + " and ends here" in flat  # wrapped, whole
     assert flat.count("not started: the file is the skeleton") == 1
@@ -144,3 +145,17 @@ def test_per_test_maxima_add_up_to_the_points_exactly_whatever_the_weights() -> 
         maxima = result.test_maxima()
         assert sum(Fraction(str(m)) for m in maxima) == points
         assert all(abs(m - result.test_points(t)) <= 0.0001 for m, t in zip(maxima, tests, strict=True))
+
+
+def test_on_an_80_column_terminal_no_line_of_grade_is_wider_than_80(tmp_path: Path) -> None:
+    """What grade prints on stdout and stderr, on a pseudo-terminal: the wall, progress, table."""
+    from tests.terminal import on_a_terminal, too_wide
+
+    klass = tmp_path / "class"
+    for name in ("bo", "a-student-with-a-long-folder-name-" * 3):
+        make_submission(klass, name, {1: LONG_POP})
+    status, lines = on_a_terminal("grade", *(str(p) for p in sorted(klass.iterdir())), "--exercise", "1",
+                                  cwd=tmp_path)
+    assert status == 0, lines
+    assert any(line.startswith("solitaire-ds grade: sandbox: ") for line in lines)
+    assert too_wide(lines) == []

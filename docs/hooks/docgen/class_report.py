@@ -66,6 +66,11 @@ def _discrimination(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
 
+def _unsearched(svg: str) -> str:
+    """``svg`` kept out of the site's search, as every generated picture is (its title says what it shows)."""
+    return svg.replace("<svg ", "<svg data-search-exclude ", 1)
+
+
 def class_report(part: str, exercise: str = "") -> str:
     """Generate one part of the synthetic class's report: ``class``, ``totals``, ``most-failed``,
     ``exercise`` (its chart and tests), ``failures`` (its first failures)."""
@@ -76,7 +81,8 @@ def class_report(part: str, exercise: str = "") -> str:
         rows = [f"| {count} | {_esc_cell(who)} |" for count, _, _, who in CLASS]
         return "| students | what they handed in |\n| ---: | --- |\n" + "\n".join(rows)
     if part == "totals":
-        return histogram_svg(report.totals, report.points, "Totals: students per range of points", "doc-totals")
+        return _unsearched(histogram_svg(report.totals, report.points, "Totals: students per range of points",
+                                         "doc-totals"))
     if part == "most-failed":
         lines = ["| exercise | test | failed, of those who started | discrimination "
                  "| its most common message (students) |",
@@ -88,8 +94,8 @@ def class_report(part: str, exercise: str = "") -> str:
         return "\n".join(lines)
     ex = next(e for e in report.exercises if e.number == int(exercise))
     if part == "exercise":
-        chart = histogram_svg(ex.scores, ex.points, f"Exercise {ex.number}: students per range of points",
-                              f"doc-ex{ex.number}")
+        chart = _unsearched(histogram_svg(ex.scores, ex.points, f"Exercise {ex.number}: students per range of points",
+                                          f"doc-ex{ex.number}"))
         lines = ["| test | passed | of those who started | discrimination |", "| --- | ---: | ---: | ---: |"]
         lines += [f"| `{_short(t.test)}` | {t.passed}/{t.students} | {t.passed_started}/{t.started} | "
                   f"{_discrimination(t.discrimination)} |" for t in ex.tests]
