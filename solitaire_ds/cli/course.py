@@ -109,6 +109,15 @@ def exercise_number(text: str) -> Exercise:
         raise argparse.ArgumentTypeError(str(exc.args[0])) from None
 
 
+def _grading_extra() -> str:
+    """How to install the grading extra here: in a clone of the project, or from the wheel a student was given."""
+    if (REPO_ROOT / "pyproject.toml").is_file():
+        return "pip install -e '.[grading]'"
+    import solitaire_ds
+
+    return f"pip install 'solitaire_ds-{solitaire_ds.__version__}-py3-none-any.whl[grading]', the wheel you were given"
+
+
 def _runner() -> ModuleType:
     """Return the grading runner, which needs pytest (the dev extra): say so when it is missing."""
     import importlib.util
@@ -116,8 +125,8 @@ def _runner() -> ModuleType:
     # the judge imports them in a process of its own: found here is enough (no import to pay for)
     for name in ("pytest", "hypothesis"):
         if sys.modules.get(name, False) is None or importlib.util.find_spec(name) is None:
-            raise UsageError(f"checking and grading run the tests, which need {name}: "
-                             "install the grading extra (pip install -e '.[grading]')")
+            raise UsageError(f"checking and grading run the tests, which need {name}: install the grading extra "
+                             f"({_grading_extra()})")
     from solitaire_ds.course.grader import runner
 
     return runner

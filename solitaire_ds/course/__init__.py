@@ -21,9 +21,16 @@
 * :mod:`~solitaire_ds.course.gradescope` builds and runs the Gradescope autograder;
 * :mod:`~solitaire_ds.course.config` reads a course file (points, weights, extra tests);
 * :mod:`~solitaire_ds.course.status` says which exercises a folder has started;
-* :mod:`~solitaire_ds.course.report` prints and exports the scores;
+* :mod:`~solitaire_ds.course.report` prints and exports the scores, and
+  :mod:`~solitaire_ds.course.gradebook` keeps the class's gradebook (ours, Canvas's or
+  Moodle's layout) across runs;
+* :mod:`~solitaire_ds.course.class_report` finds what a class fails most, and
+  :mod:`~solitaire_ds.course.class_report_html` draws it as one page;
+* :mod:`~solitaire_ds.course.secret` reads the grading secret the games' decks are drawn from,
+  and :mod:`~solitaire_ds.course.uploads` finds the exercise files in an upload;
 * :mod:`~solitaire_ds.cli.course` adds ``exercises`` and ``check`` to the command line,
-  and :mod:`~solitaire_ds.cli.grading` ``grade`` and ``autograder``.
+  :mod:`~solitaire_ds.cli.grading` ``grade`` and ``autograder``, and
+  :mod:`~solitaire_ds.cli.report` ``report``.
 
 Adding an exercise is adding files, nothing here changes:
 

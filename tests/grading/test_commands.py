@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import os
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -174,3 +175,19 @@ def test_impl_solutions_from_an_installed_package_says_there_are_none(
     err = capsys.readouterr().err
     assert "implementation folder not found: 'solutions'" in err and "an installed package has none" in err
     assert err.count("\n") == 1
+
+
+def test_check_without_the_grading_extra_says_how_to_install_it_where_it_runs(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import solitaire_ds
+    import solitaire_ds.cli.course as course_cli
+
+    monkeypatch.setitem(sys.modules, "hypothesis", None)  # as if it were not installed
+    assert main(["check", "1"]) == 2
+    assert "which need hypothesis: install the grading extra (pip install -e '.[grading]')" in capsys.readouterr().err
+    monkeypatch.setattr(course_cli, "REPO_ROOT", tmp_path)  # installed from a wheel: no clone around it
+    assert main(["check", "1"]) == 2
+    err = capsys.readouterr().err
+    wheel = f"solitaire_ds-{solitaire_ds.__version__}-py3-none-any.whl"
+    assert f"pip install '{wheel}[grading]', the wheel you were given" in err
+    assert "-e '.[grading]'" not in err
