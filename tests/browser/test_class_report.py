@@ -6,8 +6,6 @@ The page is opened from disk, as an instructor opens it; any request it makes is
 
 from __future__ import annotations
 
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +13,7 @@ import docgen  # docs/hooks, put on the path by tests/conftest.py
 import pytest
 
 from solitaire_ds.course.class_report_html import report_html
-from tests.browser.conftest import AXE, CHROMIUM, FLAGS, SHOTS, playwright
+from tests.browser.conftest import AXE, SHOTS
 from tests.browser.test_site import _AXE_RUN
 
 
@@ -26,25 +24,12 @@ def report_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return page
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    assert Path(CHROMIUM).exists(), f"Chromium not found at {CHROMIUM} (apt-get install chromium)"
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as profile, playwright.sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            profile, executable_path=CHROMIUM, headless=True, args=FLAGS, viewport={"width": 1100, "height": 900})
-        try:
-            yield context
-        finally:
-            context.close()
-
-
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_the_class_report_passes_axe_core_in_both_colour_schemes(
-    chromium: Any, report_page: Path, scheme: str
+    browser: Any, report_page: Path, scheme: str
 ) -> None:
     assert AXE and Path(AXE).is_file(), "SOLITAIRE_DS_AXE must name axe.min.js from the axe-core npm package"
-    page = chromium.new_page()
+    page = browser.new_page()  # the session's Chromium: one Playwright per process
     requests: list[str] = []
 
     def guard(route: Any) -> None:
