@@ -15,7 +15,7 @@ from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 __all__ = ["ExerciseStops", "Played", "describe_steps", "doing", "events_differ", "first_difference",
-           "first_step_apart", "in_another_order", "names_card", "names_pile", "play_to_the_end"]
+           "first_step_apart", "in_another_order", "in_words", "names_card", "names_pile", "play_to_the_end"]
 
 _HEAD_SHOWN = 3
 _HISTORY_SHOWN = 12
@@ -80,6 +80,21 @@ def first_difference(theirs: Sequence[Any], trusted: Sequence[Any], say: Callabl
         want, did = repr(trusted[at]), repr(theirs[at])
     before = ", ".join(say(step) for step in trusted[max(at - 3, shown_from):at]) or "the deal"
     return f"step {at} should be '{want}', your code did '{did}' (after {before})"
+
+
+def in_words(game: Any, event: Any) -> str:
+    """Return ``event`` as the package's ``game`` describes it in a player's words, or as it is
+    when the game cannot (an event a student's code made up): a ``say`` for :func:`first_difference`.
+
+    >>> class Game:
+    ...     def describe(self, event): return {"deal": "deal a card"}[event]
+    >>> in_words(Game(), "deal"), in_words(Game(), "fly")
+    ('deal a card', "'fly'")
+    """
+    try:
+        return str(game.describe(event))
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+        return repr(event)
 
 
 def first_step_apart(theirs: Sequence[Any], trusted: Sequence[Any]) -> int:

@@ -21,7 +21,7 @@ from solitaire_ds.cards import Deck, Rank
 from solitaire_ds.course.catalog import load_module
 from solitaire_ds.course.contracts.drawn import Draw, DrawnDeck
 from solitaire_ds.course.contracts.pinned import EIGHT_CARD_DECK, FIRST_GATHER, SHUFFLED_ENDINGS
-from solitaire_ds.course.contracts.plain import Played, doing, first_difference, first_step_apart
+from solitaire_ds.course.contracts.plain import Played, doing, first_difference, first_step_apart, in_words
 from solitaire_ds.course.grader.proxy import Submission, drive
 
 READINGS = list(FIRST_GATHER)
@@ -82,10 +82,7 @@ def said(event: Any) -> str:
     """Return an event in a player's words (the package's own description), or as it is."""
     from solitaire_ds.games.perpetual_motion import PerpetualMotion
 
-    try:
-        return PerpetualMotion(Deck.parse(EIGHT_CARD_DECK, ranks=[Rank.ACE, Rank.TWO])).describe(event)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-        return repr(event)
+    return in_words(PerpetualMotion(Deck.parse(EIGHT_CARD_DECK, ranks=[Rank.ACE, Rank.TWO])), event)
 
 
 def where_it_differs(events: list[Any], deck: Deck, gather: str, prefix: bool = False) -> str:

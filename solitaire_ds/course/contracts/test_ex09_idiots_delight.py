@@ -25,6 +25,7 @@ from solitaire_ds.course.contracts.plain import (
     first_difference,
     first_step_apart,
     in_another_order,
+    in_words,
     names_card,
     play_to_the_end,
 )
@@ -160,10 +161,7 @@ def said(event: Any) -> str:
     """Return an event in a player's words (the package's own description), or as it is."""
     from solitaire_ds.games.idiots_delight import IdiotsDelight
 
-    try:
-        return IdiotsDelight(EIGHT).describe(event)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-        return repr(event)
+    return in_words(IdiotsDelight(EIGHT), event)
 
 
 def test_fixed_shuffles_are_played_event_for_event_as_the_rules_say(game_class: Any, drawn: Draw) -> None:

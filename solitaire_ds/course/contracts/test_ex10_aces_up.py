@@ -23,6 +23,7 @@ from solitaire_ds.course.contracts.plain import (
     events_differ,
     first_difference,
     first_step_apart,
+    in_words,
     names_card,
     names_pile,
     play_to_the_end,
@@ -186,10 +187,7 @@ def said(event: Any) -> str:
     """Return an event in a player's words (the package's own description), or as it is."""
     from solitaire_ds.games.aces_up import AcesUp
 
-    try:
-        return AcesUp(TWELVE).describe(event)
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-        return repr(event)
+    return in_words(AcesUp(TWELVE), event)
 
 
 def test_fixed_shuffles_are_played_event_for_event_as_the_rules_say(module: Any, drawn: Draw) -> None:
