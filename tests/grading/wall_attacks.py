@@ -14,6 +14,28 @@ from __future__ import annotations
 
 __all__ = ["WALL_ATTACKS"]
 
+#: The processes from the worker's parent up to the grading command, never past it, as the
+#: attacks that go for them find them (each attack is code of its own: this text starts three).
+_ANCESTORS = """
+        import os as _os
+
+        def _ancestors():
+            # up the parent chain to the grading command, never past it (a broken wall must fail the
+            # run it is in, and leave the rest of the machine alone)
+            found, pid = [], _os.getppid()
+            for _ in range(12):
+                if pid <= 1:
+                    break
+                found.append(pid)
+                try:
+                    if b"grade" in open(f"/proc/{pid}/cmdline", "rb").read():
+                        break
+                    pid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
+                except (OSError, ValueError, IndexError):
+                    break
+            return found
+"""
+
 #: name -> (what it tries, the code appended to the empty skeleton of exercise 7).
 WALL_ATTACKS: dict[str, tuple[str, str]] = {
     "report_forger": ("writes passes into the judge's report, looked for a few folders up and on every open file", """
@@ -118,25 +140,7 @@ WALL_ATTACKS: dict[str, tuple[str, str]] = {
 
         _borrowed = _borrow()
         """),
-    "scribbler": ("rewrites classmates' files and the gradebook named on the grading command's line", """
-        import os as _os
-
-        def _ancestors():
-            # up the parent chain to the grading command, never past it (a broken wall must fail the
-            # run it is in, and leave the rest of the machine alone)
-            found, pid = [], _os.getppid()
-            for _ in range(12):
-                if pid <= 1:
-                    break
-                found.append(pid)
-                try:
-                    if b"grade" in open(f"/proc/{pid}/cmdline", "rb").read():
-                        break
-                    pid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
-                except (OSError, ValueError, IndexError):
-                    break
-            return found
-
+    "scribbler": ("rewrites classmates' files and the gradebook named on the grading command's line", _ANCESTORS + """
         for _pid in _ancestors():
             try:
                 _words = open(f"/proc/{_pid}/cmdline", "rb").read().split(b"\\0")
@@ -152,25 +156,7 @@ WALL_ATTACKS: dict[str, tuple[str, str]] = {
                         except OSError:
                             pass
         """),
-    "pth_dropper": ("drops a .pth file into the folders the grader's Python imports from", """
-        import os as _os
-
-        def _ancestors():
-            # up the parent chain to the grading command, never past it (a broken wall must fail the
-            # run it is in, and leave the rest of the machine alone)
-            found, pid = [], _os.getppid()
-            for _ in range(12):
-                if pid <= 1:
-                    break
-                found.append(pid)
-                try:
-                    if b"grade" in open(f"/proc/{pid}/cmdline", "rb").read():
-                        break
-                    pid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
-                except (OSError, ValueError, IndexError):
-                    break
-            return found
-
+    "pth_dropper": ("drops a .pth file into the folders the grader's Python imports from", _ANCESTORS + """
         for _pid in _ancestors():
             try:
                 _words = open(f"/proc/{_pid}/cmdline", "rb").read().split(b"\\0")
@@ -190,24 +176,8 @@ WALL_ATTACKS: dict[str, tuple[str, str]] = {
                             pass
                         _dirs[:] = []
         """),
-    "killer": ("sends SIGKILL to the judge, the grader and everything between it and them", """
-        import os as _os, signal as _signal
-
-        def _ancestors():
-            # up the parent chain to the grading command, never past it (a broken wall must fail the
-            # run it is in, and leave the rest of the machine alone)
-            found, pid = [], _os.getppid()
-            for _ in range(12):
-                if pid <= 1:
-                    break
-                found.append(pid)
-                try:
-                    if b"grade" in open(f"/proc/{pid}/cmdline", "rb").read():
-                        break
-                    pid = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[1])
-                except (OSError, ValueError, IndexError):
-                    break
-            return found
+    "killer": ("sends SIGKILL to the judge, the grader and everything between it and them", _ANCESTORS + """
+        import signal as _signal
 
         for _pid in _ancestors():
             try:
