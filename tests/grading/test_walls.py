@@ -41,6 +41,7 @@ from tests.grading.tiers import (
     fake_bwrap,
     install,
     leftover_cgroups,
+    need,
 )
 from tests.grading.wall_attacks import WALL_ATTACKS
 from tests.grading.zoo import load_bugs, make_buggy_submission
@@ -57,12 +58,6 @@ def test_hidden_{CANARY}(impl):
     assert load_module(impl, "shuffle").fisher_yates([], None) is None, "{CANARY}-hidden-test"
 """
 
-
-def _need(condition: bool, why: str) -> None:
-    if not condition:
-        if os.environ.get("CI"):
-            pytest.fail(f"CI should be able to build this tier: {why}")
-        pytest.skip(why)
 
 
 def _digest(folder: Path) -> dict[str, str]:
@@ -119,9 +114,9 @@ def student_install(outside: Path) -> tuple[Path, Path]:
     """An unprivileged user's home and the package installed from its wheel in it, with the system's
     Python (one every user may run): the user's own, mode 700. Root runs it too (the user-id tier),
     and a worker's user id cannot read it (the answer key is out of its reach)."""
-    _need(os.geteuid() == 0, "the tiers as root, and an unprivileged user's install, need root (CI runs as root)")
+    need(os.geteuid() == 0, "the tiers as root, and an unprivileged user's install, need root (CI runs as root)")
     python = f"/usr/bin/python{sys.version_info[0]}.{sys.version_info[1]}"
-    _need(os.path.exists(python), f"{python} (a Python every user may run) is missing")
+    need(os.path.exists(python), f"{python} (a Python every user may run) is missing")
     home = outside / "student"
     home.mkdir()
     os.chown(home, STUDENT_UID, STUDENT_UID)
@@ -133,7 +128,7 @@ def student_install(outside: Path) -> tuple[Path, Path]:
 @pytest.fixture(scope="module")
 def user_ids_tier(student_install: tuple[Path, Path], outside: Path) -> Tier:
     """Root, bubblewrap failing as Docker's seccomp makes it fail, no cgroup, a private install."""
-    _need(shutil.which("unshare") is not None, "unshare (util-linux) makes the run's mount namespace")
+    need(shutil.which("unshare") is not None, "unshare (util-linux) makes the run's mount namespace")
     fakes = fake_bwrap(outside / "docker-bin", DOCKER_BWRAP)
     return Tier("user ids", student_install[1], f"{fakes}:{SYSTEM_PATH}", no_cgroup=True)
 
@@ -141,7 +136,7 @@ def user_ids_tier(student_install: tuple[Path, Path], outside: Path) -> Tier:
 @pytest.fixture(scope="module")
 def bubblewrap_tier() -> Tier:
     """This checkout's own install, with bubblewrap on the PATH."""
-    _need(shutil.which("bwrap") is not None, "bubblewrap is not installed (apt install bubblewrap)")
+    need(shutil.which("bwrap") is not None, "bubblewrap is not installed (apt install bubblewrap)")
     return Tier("bubblewrap", Path(sys.executable).parent, os.environ["PATH"])
 
 
