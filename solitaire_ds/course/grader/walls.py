@@ -35,6 +35,8 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -191,19 +193,26 @@ def user_python() -> str | None:
     """
     version = f"{sys.version_info[0]}.{sys.version_info[1]}"
     candidates = [python_executable(), f"/usr/local/bin/python{version}", f"/usr/bin/python{version}"]
-    ids = UserIds(python_executable())
     try:
-        (uid,) = ids.take(1)
-    except OSError:
+        with _pool_uid(python_executable()) as uid:
+            for candidate in dict.fromkeys(os.path.realpath(c) for c in candidates):
+                if not os.path.isfile(candidate):
+                    continue
+                done = _run_as(uid, [candidate, "-S", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"])
+                if done is not None and done.returncode == 0 and done.stdout.strip() == version:
+                    return candidate
+    except OSError:  # no user id of the pool is free
         return None
+    return None
+
+
+@contextmanager
+def _pool_uid(python: str) -> Iterator[int]:
+    """Hold one user id of the pool for a start-up probe; OSError when none can be taken."""
+    ids = UserIds(python)
+    (uid,) = ids.take(1)
     try:
-        for candidate in dict.fromkeys(os.path.realpath(c) for c in candidates):
-            if not os.path.isfile(candidate):
-                continue
-            done = _run_as(uid, [candidate, "-S", "-c", "import sys; print('%d.%d' % sys.version_info[:2])"])
-            if done is not None and done.returncode == 0 and done.stdout.strip() == version:
-                return candidate
-        return None
+        yield uid
     finally:
         ids.give_back([uid])
 
@@ -222,22 +231,18 @@ def _run_as(uid: int, argv: list[str], stdin: str = "", cwd: str = "/") -> subpr
 @cache
 def _bwrap_as_user(bwrap: str, python: str) -> str:
     """Return why bubblewrap cannot make a sandbox when started as a pool user id ('' when it can)."""
-    ids = UserIds(python)
+    argv = Sandbox(bwrap, python).command([python, "-S", "-c", "pass"], code=Path("/"), submission=None)
     try:
-        (uid,) = ids.take(1)
+        with _pool_uid(python) as uid:
+            done = _run_as(uid, argv)
     except OSError as exc:
         return str(exc)
-    try:
-        argv = Sandbox(bwrap, python).command([python, "-S", "-c", "pass"], code=Path("/"), submission=None)
-        done = _run_as(uid, argv)
-        if done is None:
-            return "bubblewrap did not start as a user id of its own"
-        if done.returncode != 0:
-            lines = done.stderr.strip().splitlines()
-            return f"bubblewrap as a user id of its own: {lines[-1] if lines else done.returncode}"
-        return ""
-    finally:
-        ids.give_back([uid])
+    if done is None:
+        return "bubblewrap did not start as a user id of its own"
+    if done.returncode != 0:
+        lines = done.stderr.strip().splitlines()
+        return f"bubblewrap as a user id of its own: {lines[-1] if lines else done.returncode}"
+    return ""
 
 
 _PROBE = r"""
@@ -262,15 +267,12 @@ def _probe_user(python: str, guarded: Guarded) -> str:
     """Return why the ``user`` tier does not hold here ('' when it does), tried as a pool user id."""
     private = [str(p) for p in _entries(_reference_places() + list(guarded.private))]
     trusted = [str(p) for p in _with_parents(_import_places() + list(guarded.trusted))]
-    ids = UserIds(python)
     try:
-        (uid,) = ids.take(1)
+        with _pool_uid(python) as uid:
+            done = _run_as(uid, [python, "-S", "-c", _PROBE],
+                           stdin=json.dumps({"private": private, "trusted": trusted}))
     except OSError as exc:
         return str(exc)
-    try:
-        done = _run_as(uid, [python, "-S", "-c", _PROBE], stdin=json.dumps({"private": private, "trusted": trusted}))
-    finally:
-        ids.give_back([uid])
     if done is None or done.returncode != 0:
         return f"user {uid} cannot run {python}"
     try:
